@@ -1,0 +1,7 @@
+//! stub
+/// Config.
+#[derive(Debug, Default)]
+pub struct HttpConfig;
+/// Source.
+#[derive(Debug, Default)]
+pub struct HttpSource;

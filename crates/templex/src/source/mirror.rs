@@ -1,0 +1,4 @@
+//! stub
+/// Mirror.
+#[derive(Debug, Default)]
+pub struct MirrorSource;

@@ -1,0 +1,208 @@
+//! Page sources: one trait for "load the page at this URL", with implementations for site
+//! mirrors on disk, WARC files, live HTTP and memory.
+//!
+//! Every source counts its loads, because the number of pages an extractor needs is one of
+//! the figures templex is judged on.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use url::Url;
+
+pub mod http;
+pub mod memory;
+pub mod mirror;
+pub mod warc;
+
+pub use http::{HttpConfig, HttpSource};
+pub use memory::MemorySource;
+pub use mirror::MirrorSource;
+pub use warc::WarcSource;
+
+/// A loaded page: raw bytes plus what the transport said about them.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// The URL that was requested.
+    pub url: Url,
+    /// The URL the body came from (after redirects); equal to `url` for offline sources.
+    pub final_url: Url,
+    /// The undecoded body.
+    pub body: Vec<u8>,
+    /// The charset named by the transport (HTTP `Content-Type`), if any.
+    pub charset: Option<String>,
+    /// The media type named by the transport, if any (without parameters).
+    pub content_type: Option<String>,
+}
+
+impl Page {
+    /// Parse the page into a [`crate::Document`], honouring the transport charset.
+    pub fn parse(&self) -> crate::Document {
+        crate::dom::parse_bytes(&self.body, self.charset.as_deref())
+    }
+}
+
+/// Why a page could not be loaded. Loaders report these; callers skip such pages.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The source has no page at this URL (a 404, a file outside the mirror, no WARC record).
+    #[error("not found: {0}")]
+    NotFound(String),
+    /// The URL is not one this source may load (wrong scheme, outside the site).
+    #[error("unsupported URL: {0}")]
+    Unsupported(String),
+    /// robots.txt disallows the URL for our user agent.
+    #[error("disallowed by robots.txt: {0}")]
+    RobotsDisallowed(String),
+    /// The host resolves to a loopback, private or link-local address.
+    #[error("refused private or loopback address {addr} for {url} (use --allow-private to permit)")]
+    PrivateAddress {
+        /// The URL being fetched.
+        url: String,
+        /// The offending address.
+        addr: String,
+    },
+    /// The response is not HTML.
+    #[error("not HTML ({content_type}): {url}")]
+    NotHtml {
+        /// The URL being fetched.
+        url: String,
+        /// The content type the server sent.
+        content_type: String,
+    },
+    /// The body exceeded the size limit.
+    #[error("body larger than {limit} bytes: {url}")]
+    TooLarge {
+        /// The URL being fetched.
+        url: String,
+        /// The configured limit in bytes.
+        limit: usize,
+    },
+    /// Too many redirects, or a redirect loop.
+    #[error("too many redirects or redirect loop at {0}")]
+    TooManyRedirects(String),
+    /// The server answered with an error status.
+    #[error("HTTP status {status} for {url}")]
+    Status {
+        /// The URL being fetched.
+        url: String,
+        /// The status code.
+        status: u16,
+    },
+    /// The request timed out.
+    #[error("timed out: {0}")]
+    Timeout(String),
+    /// Network or protocol failure.
+    #[error("network error for {url}: {message}")]
+    Network {
+        /// The URL being fetched.
+        url: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// Local I/O failure.
+    #[error("I/O error for {path}: {source}")]
+    Io {
+        /// The path being read.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Counts of load attempts, shared by all sources.
+#[derive(Debug, Default)]
+pub struct LoadCounter {
+    attempts: AtomicUsize,
+    ok: AtomicUsize,
+}
+
+impl LoadCounter {
+    /// Record the outcome of one load.
+    pub fn record<T>(&self, result: &Result<T, LoadError>) {
+        self.attempts.fetch_add(1, Ordering::Relaxed);
+        if result.is_ok() {
+            self.ok.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Snapshot of the counts.
+    pub fn stats(&self) -> LoadStats {
+        LoadStats {
+            attempts: self.attempts.load(Ordering::Relaxed),
+            loaded: self.ok.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// How many pages a source was asked for, and how many it delivered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LoadStats {
+    /// Calls to [`PageSource::load`].
+    pub attempts: usize,
+    /// Calls that returned a page.
+    pub loaded: usize,
+}
+
+/// Something that loads pages by URL.
+///
+/// Implementations must be cheap to share between threads; they count every
+/// [`load`](PageSource::load) call so that callers can report pages loaded.
+pub trait PageSource: Send + Sync {
+    /// Load the page at `url`. Counts as one load.
+    fn load(&self, url: &Url) -> Result<Page, LoadError>;
+
+    /// Whether `url` would load, without counting a load when the source can tell cheaply
+    /// (a file lookup, an index lookup). The default loads the page.
+    fn resolves(&self, url: &Url) -> bool {
+        self.load(url).is_ok()
+    }
+
+    /// Load counts so far.
+    fn stats(&self) -> LoadStats;
+}
+
+impl<S: PageSource + ?Sized> PageSource for &S {
+    fn load(&self, url: &Url) -> Result<Page, LoadError> {
+        (**self).load(url)
+    }
+    fn resolves(&self, url: &Url) -> bool {
+        (**self).resolves(url)
+    }
+    fn stats(&self) -> LoadStats {
+        (**self).stats()
+    }
+}
+
+impl<S: PageSource + ?Sized> PageSource for Box<S> {
+    fn load(&self, url: &Url) -> Result<Page, LoadError> {
+        (**self).load(url)
+    }
+    fn resolves(&self, url: &Url) -> bool {
+        (**self).resolves(url)
+    }
+    fn stats(&self) -> LoadStats {
+        (**self).stats()
+    }
+}
+
+/// Split a `Content-Type` header value into its media type (lower-cased) and charset.
+pub fn parse_content_type(value: &str) -> (String, Option<String>) {
+    let mut parts = value.split(';');
+    let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+    let charset = parts.find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        k.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| v.trim().trim_matches(|c| c == '"' || c == '\'').to_string())
+            .filter(|v| !v.is_empty())
+    });
+    (media, charset)
+}
+
+/// Whether a media type is one templex parses as HTML.
+pub fn is_html_media_type(media: &str) -> bool {
+    matches!(
+        media,
+        "" | "text/html" | "application/xhtml+xml" | "application/xml" | "text/xml" | "text/plain"
+    ) || media.ends_with("+xml") && media.contains("html")
+}

@@ -1,0 +1,4 @@
+//! stub
+/// Warc.
+#[derive(Debug, Default)]
+pub struct WarcSource;
