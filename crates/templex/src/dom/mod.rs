@@ -1,11 +1,19 @@
-//! DOM (stub, being written).
-/// Node id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub u32);
-/// Document.
-#[derive(Debug, Default)]
-pub struct Document;
-/// Parse.
-pub fn parse_bytes(_b: &[u8], _c: Option<&str>) -> Document {
-    Document
-}
+//! Parsing and the DOM: bytes → text ([`decode`]) → arena tree ([`Document`]) → HTML.
+//!
+//! One representation serves every stage of templex: nodes live in a `Vec` in document
+//! order, so subtrees are id ranges and all traversals are loops.
+
+pub mod decode;
+mod identity;
+mod parse;
+mod serialize;
+mod tree;
+
+pub use decode::{Decoded, EncodingSource, decode};
+pub use identity::Signatures;
+pub use parse::{parse_bytes, parse_str};
+pub use serialize::{SerializeHook, Verbatim, is_void};
+pub use tree::{Attr, Children, Document, Element, Node, NodeData, NodeId, collapse_whitespace};
+
+/// Re-exported so callers can name tags without depending on markup5ever directly.
+pub use markup5ever::{LocalName, QualName, local_name, namespace_url, ns};

@@ -1,0 +1,270 @@
+//! DOM builder tests: tree invariants, round trips, charsets and hostile input.
+
+mod common;
+
+use proptest::prelude::*;
+use templex::dom::{Document, NodeData, NodeId, local_name, parse_bytes, parse_str};
+
+/// Parent links, document order and subtree ranges agree with each other.
+fn check_invariants(doc: &Document) {
+    let n = doc.len();
+    assert!(n >= 1);
+    assert!(matches!(doc.node(NodeId::ROOT).data, NodeData::Document));
+    assert_eq!(doc.node(NodeId::ROOT).end.index(), n);
+    for id in doc.ids().skip(1) {
+        let node = doc.node(id);
+        let p = node.parent.expect("non-root nodes have a parent");
+        assert!(p < id, "parent precedes child in document order");
+        assert!(node.end > id && node.end <= doc.node(p).end, "subtree nested in parent's");
+        assert_eq!(node.depth, doc.node(p).depth + 1);
+        assert!(doc.contains(p, id));
+    }
+    // Children tile the parent's range exactly.
+    for id in doc.ids() {
+        let mut expect = id.0 + 1;
+        for c in doc.children(id) {
+            assert_eq!(c.0, expect);
+            assert_eq!(doc.parent(c), Some(id));
+            expect = doc.node(c).end.0;
+        }
+        assert_eq!(expect, doc.node(id).end.0);
+    }
+}
+
+fn element_sequence(doc: &Document) -> Vec<String> {
+    doc.elements()
+        .map(|e| doc.tag(e).map(|t| t.to_string()).unwrap_or_default())
+        .collect()
+}
+
+#[test]
+fn builds_document_order_tree() {
+    let doc = parse_str(
+        "<!doctype html><title>T</title><p id=a class='x  y'>one<b>two</b></p><table><tr><td>c</table>",
+    );
+    check_invariants(&doc);
+    assert_eq!(doc.title().as_deref(), Some("T"));
+    let p = doc.find_element(&local_name!("p")).unwrap();
+    let e = doc.element(p).unwrap();
+    assert_eq!(e.id(), Some("a"));
+    assert_eq!(e.classes().collect::<Vec<_>>(), vec!["x", "y"]);
+    assert_eq!(doc.text_content(p), "onetwo");
+    assert_eq!(doc.dom_path(p), "/html[1]/body[1]/p[1]");
+    // The parser inserted tbody.
+    let td = doc.find_element(&local_name!("td")).unwrap();
+    assert_eq!(doc.dom_path(td), "/html[1]/body[1]/table[1]/tbody[1]/tr[1]/td[1]");
+}
+
+#[test]
+fn dom_path_counts_same_tag_siblings() {
+    let doc = parse_str("<body><div></div><p></p><div></div><div><span></span></div>");
+    let span = doc.find_element(&local_name!("span")).unwrap();
+    assert_eq!(doc.dom_path(span), "/html[1]/body[1]/div[3]/span[1]");
+}
+
+#[test]
+fn signatures_identify_equal_subtrees() {
+    let doc = parse_str("<ul class='m'><li>a</li></ul><ul class='m'><li>a</li></ul><ul class='m'><li>b</li></ul>");
+    let sig = doc.signatures();
+    let uls: Vec<_> = doc
+        .elements()
+        .filter(|e| doc.tag(*e) == Some(&local_name!("ul")))
+        .collect();
+    assert_eq!(sig.label[uls[0].index()], sig.label[uls[2].index()]);
+    assert_eq!(sig.subtree[uls[0].index()], sig.subtree[uls[1].index()]);
+    assert_ne!(sig.subtree[uls[0].index()], sig.subtree[uls[2].index()]);
+    assert_eq!(sig.path[uls[0].index()], sig.path[uls[2].index()]);
+}
+
+#[test]
+fn template_contents_are_children() {
+    let doc = parse_str("<template><p>x</p></template><div>y</div>");
+    check_invariants(&doc);
+    let t = doc.find_element(&local_name!("template")).unwrap();
+    let p = doc.find_element(&local_name!("p")).unwrap();
+    assert_eq!(doc.parent(p), Some(t));
+    let round = parse_str(&doc.to_html());
+    assert_eq!(element_sequence(&doc), element_sequence(&round));
+}
+
+#[test]
+fn serializer_escapes_and_keeps_raw_text() {
+    let src = "<p title='a\"b&amp;'>1 &lt; 2 &amp; 3</p><script>if (a < b && c) {}</script><pre>\n\nx</pre>";
+    let doc = parse_str(src);
+    let html = doc.to_html();
+    assert!(html.contains("title=\"a&quot;b&amp;\""));
+    assert!(html.contains("1 &lt; 2 &amp; 3"));
+    assert!(html.contains("if (a < b && c) {}"));
+    let again = parse_str(&html);
+    assert_eq!(again.to_html(), html, "serialization is a fixed point");
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let depth = 100_000;
+    let mut s = String::with_capacity(depth * 12);
+    s.push_str("<body>");
+    for _ in 0..depth {
+        s.push_str("<span>");
+    }
+    s.push_str("deep");
+    let doc = parse_str(&s);
+    check_invariants(&doc);
+    assert!(doc.len() > depth);
+    let html = doc.to_html();
+    assert!(html.contains("deep"));
+    let _ = doc.signatures();
+    let deepest = NodeId(doc.len() as u32 - 2);
+    assert!(doc.dom_path(deepest).len() > depth);
+}
+
+#[test]
+fn deep_nesting_of_divs_and_tables() {
+    for (open, close) in [("<div>", ""), ("<table><tr><td>", ""), ("<a>", "</a>"), ("<li>", "")] {
+        let mut s = String::new();
+        for _ in 0..20_000 {
+            s.push_str(open);
+        }
+        for _ in 0..20_000 {
+            s.push_str(close);
+        }
+        let doc = parse_str(&s);
+        check_invariants(&doc);
+        let _ = doc.to_html();
+    }
+}
+
+#[test]
+fn gigantic_page() {
+    let mut s = String::from("<html><body>");
+    let para = "<div class=\"c\"><p>Lorem ipsum dolor sit amet, <a href=\"/x\">link</a> consectetur.</p></div>\n";
+    while s.len() < 50 * 1024 * 1024 {
+        s.push_str(para);
+    }
+    let doc = parse_bytes(s.as_bytes(), None);
+    check_invariants(&doc);
+    assert!(doc.len() > 2_000_000);
+}
+
+#[test]
+fn binary_junk_and_empty_input() {
+    let empty = parse_bytes(b"", None);
+    check_invariants(&empty);
+    assert!(empty.body().is_some(), "the parser always makes html/head/body");
+    let mut junk = Vec::with_capacity(1 << 20);
+    let mut x: u32 = 0x1234_5678;
+    for _ in 0..(1 << 20) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        junk.push((x >> 24) as u8);
+    }
+    let doc = parse_bytes(&junk, None);
+    check_invariants(&doc);
+    let doc = parse_bytes(&junk, Some("utf-8"));
+    check_invariants(&doc);
+    let doc = parse_bytes(b"\0\0\0<\0p\0>\0", Some("no-such-charset"));
+    check_invariants(&doc);
+}
+
+#[test]
+fn wrong_meta_charset() {
+    // Declared windows-1251, really UTF-8.
+    let doc = parse_bytes("<meta charset=windows-1251><p>Grüße, café</p>".as_bytes(), None);
+    let p = doc.find_element(&local_name!("p")).unwrap();
+    assert_eq!(doc.text_content(p), "Grüße, café");
+    // Declared UTF-8, really Windows-1252.
+    let doc = parse_bytes(b"<meta charset=utf-8><p>Gr\xfc\xdfe aus K\xf6ln, caf\xe9 cr\xe8me br\xfbl\xe9e</p>", None);
+    let p = doc.find_element(&local_name!("p")).unwrap();
+    assert_eq!(doc.text_content(p), "Grüße aus Köln, café crème brûlée");
+}
+
+#[test]
+fn windows_1252_and_shift_jis() {
+    let doc = parse_bytes(b"<p>\x93Smart quotes\x94 \x96 and the euro \x80</p>", None);
+    let p = doc.find_element(&local_name!("p")).unwrap();
+    assert_eq!(doc.text_content(p), "\u{201c}Smart quotes\u{201d} \u{2013} and the euro €");
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS
+        .encode("<html><head><meta charset=shift_jis></head><body><p>東京都の天気予報です。</p>");
+    let doc = parse_bytes(&sjis, None);
+    let p = doc.find_element(&local_name!("p")).unwrap();
+    assert_eq!(doc.text_content(p), "東京都の天気予報です。");
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("<p>東京都の天気予報です。明日は晴れるでしょう。</p>");
+    let doc = parse_bytes(&sjis, Some("Shift_JIS"));
+    let p = doc.find_element(&local_name!("p")).unwrap();
+    assert_eq!(doc.text_content(p), "東京都の天気予報です。明日は晴れるでしょう。");
+    let doc = parse_bytes(&sjis, None);
+    let p = doc.find_element(&local_name!("p")).unwrap();
+    assert_eq!(doc.text_content(p), "東京都の天気予報です。明日は晴れるでしょう。", "detected");
+}
+
+/// parse → serialize → parse gives the same element sequence for every mirrored page.
+#[test]
+fn round_trip_every_site_page() {
+    let Some(data) = common::data_dir() else { return };
+    let files = common::html_files(&data.join("sites"));
+    assert!(files.len() > 1000, "expected the site mirrors, found {}", files.len());
+    let mut failures = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let doc = parse_bytes(&bytes, None);
+        let again = parse_str(&doc.to_html());
+        if element_sequence(&doc) != element_sequence(&again) {
+            failures.push(f.display().to_string());
+        }
+    }
+    eprintln!("round trip: {} pages, {} mismatches", files.len(), failures.len());
+    assert!(failures.is_empty(), "round trip changed: {failures:?}");
+}
+
+fn tag_soup() -> impl Strategy<Value = String> {
+    let token = prop_oneof![
+        Just("<div>".to_string()),
+        Just("</div>".to_string()),
+        Just("<p>".to_string()),
+        Just("</p>".to_string()),
+        Just("<table>".to_string()),
+        Just("<tr>".to_string()),
+        Just("<td>".to_string()),
+        Just("</table>".to_string()),
+        Just("<a href=x>".to_string()),
+        Just("</a>".to_string()),
+        Just("<b>".to_string()),
+        Just("</i>".to_string()),
+        Just("<template>".to_string()),
+        Just("</template>".to_string()),
+        Just("<svg><circle/>".to_string()),
+        Just("<math><mi>".to_string()),
+        Just("<select><option>".to_string()),
+        Just("<script>".to_string()),
+        Just("<!--".to_string()),
+        Just("<frameset>".to_string()),
+        Just("<html x=1>".to_string()),
+        Just("<body y=2>".to_string()),
+        Just("<li>".to_string()),
+        Just("<form>".to_string()),
+        Just("&amp;&#0;&#x110000;".to_string()),
+        "[a-z<>/=\"' &;!-]{0,12}",
+    ];
+    prop::collection::vec(token, 0..60).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn tag_soup_never_panics_and_keeps_invariants(s in tag_soup()) {
+        let doc = parse_str(&s);
+        check_invariants(&doc);
+        let html = doc.to_html();
+        let again = parse_str(&html);
+        check_invariants(&again);
+        let _ = doc.signatures();
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..2000)) {
+        let doc = parse_bytes(&bytes, None);
+        check_invariants(&doc);
+    }
+}
