@@ -159,6 +159,14 @@ pub trait PageSource: Send + Sync {
 
     /// Load counts so far.
     fn stats(&self) -> LoadStats;
+
+    /// The URL under which this source knows the page `url` names (e.g. `dir/` and
+    /// `dir/index.html` in a mirror are one page). The default drops the fragment.
+    fn canonical_url(&self, url: &Url) -> Url {
+        let mut u = url.clone();
+        u.set_fragment(None);
+        u
+    }
 }
 
 impl<S: PageSource + ?Sized> PageSource for &S {
@@ -171,6 +179,9 @@ impl<S: PageSource + ?Sized> PageSource for &S {
     fn stats(&self) -> LoadStats {
         (**self).stats()
     }
+    fn canonical_url(&self, url: &Url) -> Url {
+        (**self).canonical_url(url)
+    }
 }
 
 impl<S: PageSource + ?Sized> PageSource for Box<S> {
@@ -182,6 +193,9 @@ impl<S: PageSource + ?Sized> PageSource for Box<S> {
     }
     fn stats(&self) -> LoadStats {
         (**self).stats()
+    }
+    fn canonical_url(&self, url: &Url) -> Url {
+        (**self).canonical_url(url)
     }
 }
 
