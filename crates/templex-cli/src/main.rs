@@ -1,1 +1,87 @@
-fn main() {}
+//! `templex`: the command-line face of the templex library.
+//!
+//! Every subcommand is a thin layer: parse arguments, open a page source, call the library,
+//! print. Errors are one line on stderr and a non-zero exit code.
+
+mod input;
+mod links_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Separate web pages' templates (menus, sidebars, footers) from their content.
+#[derive(Debug, Parser)]
+#[command(name = "templex", version, about, long_about = None)]
+struct Cli {
+    /// More log output on stderr (-v: info, -vv: debug, -vvv: trace). TEMPLEX_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List a page's same-site links with their resolved URL, whether they load, and DOM path.
+    Links(links_cmd::LinksArgs),
+}
+
+fn main() -> ExitCode {
+    // A bug must still end in one clear line, not a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("templex: internal error: {msg}{at} (please report this)");
+    }));
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let result = match cli.command {
+        Command::Links(args) => links_cmd::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("templex: error: {}", one_line(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init_logging(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_env("TEMPLEX_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_target(false)
+        .try_init();
+}
+
+/// The error and its causes on one line.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let s = cause.to_string().replace('\n', " ");
+        if !parts.iter().any(|p| p.contains(&s)) {
+            parts.push(s);
+        }
+    }
+    parts.join(": ")
+}
