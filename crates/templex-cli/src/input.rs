@@ -57,7 +57,8 @@ impl SourceArgs {
         if let Some(warc) = &self.warc {
             let source = WarcSource::open(warc)
                 .with_context(|| format!("cannot open WARC {}", warc.display()))?;
-            let page_url = as_url.with_context(|| format!("with --warc, PAGE must be a URL, got {page:?}"))?;
+            let page_url =
+                as_url.with_context(|| format!("with --warc, PAGE must be a URL, got {page:?}"))?;
             return Ok(Opened {
                 source: Box::new(source),
                 page_url,
@@ -97,7 +98,10 @@ impl SourceArgs {
         if !path.is_file() {
             bail!("{page}: no such file (and not an http/https URL)");
         }
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         let source = MirrorSource::new(dir, &[] as &[&str])
             .with_context(|| format!("cannot open directory {}", dir.display()))?;
         let page_url = mirror_page_url(&source, path)?;

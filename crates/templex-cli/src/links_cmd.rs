@@ -56,7 +56,10 @@ pub fn run(args: LinksArgs) -> Result<ExitCode> {
         .with_context(|| format!("cannot load {}", opened.page_url))?;
     let doc = page.parse();
     let links = extract_links_with(&doc, &page.final_url, &|u| source.canonical_url(u));
-    let links: Vec<_> = links.into_iter().filter(|l| args.all || l.same_site).collect();
+    let links: Vec<_> = links
+        .into_iter()
+        .filter(|l| args.all || l.same_site)
+        .collect();
     tracing::info!(url = %page.final_url, links = links.len(), "extracted links");
     let bar = if opened.live && !args.no_check {
         let bar = ProgressBar::new(links.len() as u64);
@@ -102,7 +105,12 @@ pub fn run(args: LinksArgs) -> Result<ExitCode> {
             let checked: Vec<_> = out.iter().filter_map(|l| l.resolves).collect();
             if !checked.is_empty() {
                 let ok = checked.iter().filter(|r| **r).count();
-                writeln!(w, "# {} links, {ok} of {} checked resolve", out.len(), checked.len())?;
+                writeln!(
+                    w,
+                    "# {} links, {ok} of {} checked resolve",
+                    out.len(),
+                    checked.len()
+                )?;
             }
         }
     }

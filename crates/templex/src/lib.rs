@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! # templex
 //!
 //! Separates a web page's **template** (the chrome repeated across a site: header, menus,

@@ -15,7 +15,10 @@ fn check_invariants(doc: &Document) {
         let node = doc.node(id);
         let p = node.parent.expect("non-root nodes have a parent");
         assert!(p < id, "parent precedes child in document order");
-        assert!(node.end > id && node.end <= doc.node(p).end, "subtree nested in parent's");
+        assert!(
+            node.end > id && node.end <= doc.node(p).end,
+            "subtree nested in parent's"
+        );
         assert_eq!(node.depth, doc.node(p).depth + 1);
         assert!(doc.contains(p, id));
     }
@@ -52,7 +55,10 @@ fn builds_document_order_tree() {
     assert_eq!(doc.dom_path(p), "/html[1]/body[1]/p[1]");
     // The parser inserted tbody.
     let td = doc.find_element(&local_name!("td")).unwrap();
-    assert_eq!(doc.dom_path(td), "/html[1]/body[1]/table[1]/tbody[1]/tr[1]/td[1]");
+    assert_eq!(
+        doc.dom_path(td),
+        "/html[1]/body[1]/table[1]/tbody[1]/tr[1]/td[1]"
+    );
 }
 
 #[test]
@@ -64,7 +70,9 @@ fn dom_path_counts_same_tag_siblings() {
 
 #[test]
 fn signatures_identify_equal_subtrees() {
-    let doc = parse_str("<ul class='m'><li>a</li></ul><ul class='m'><li>a</li></ul><ul class='m'><li>b</li></ul>");
+    let doc = parse_str(
+        "<ul class='m'><li>a</li></ul><ul class='m'><li>a</li></ul><ul class='m'><li>b</li></ul>",
+    );
     let sig = doc.signatures();
     let uls: Vec<_> = doc
         .elements()
@@ -120,7 +128,12 @@ fn deep_nesting_does_not_overflow() {
 
 #[test]
 fn deep_nesting_of_divs_and_tables() {
-    for (open, close) in [("<div>", ""), ("<table><tr><td>", ""), ("<a>", "</a>"), ("<li>", "")] {
+    for (open, close) in [
+        ("<div>", ""),
+        ("<table><tr><td>", ""),
+        ("<a>", "</a>"),
+        ("<li>", ""),
+    ] {
         let mut s = String::new();
         for _ in 0..20_000 {
             s.push_str(open);
@@ -150,7 +163,10 @@ fn gigantic_page() {
 fn binary_junk_and_empty_input() {
     let empty = parse_bytes(b"", None);
     check_invariants(&empty);
-    assert!(empty.body().is_some(), "the parser always makes html/head/body");
+    assert!(
+        empty.body().is_some(),
+        "the parser always makes html/head/body"
+    );
     let mut junk = Vec::with_capacity(1 << 20);
     let mut x: u32 = 0x1234_5678;
     for _ in 0..(1 << 20) {
@@ -170,11 +186,17 @@ fn binary_junk_and_empty_input() {
 #[test]
 fn wrong_meta_charset() {
     // Declared windows-1251, really UTF-8.
-    let doc = parse_bytes("<meta charset=windows-1251><p>Grüße, café</p>".as_bytes(), None);
+    let doc = parse_bytes(
+        "<meta charset=windows-1251><p>Grüße, café</p>".as_bytes(),
+        None,
+    );
     let p = doc.find_element(&local_name!("p")).unwrap();
     assert_eq!(doc.text_content(p), "Grüße, café");
     // Declared UTF-8, really Windows-1252.
-    let doc = parse_bytes(b"<meta charset=utf-8><p>Gr\xfc\xdfe aus K\xf6ln, caf\xe9 cr\xe8me br\xfbl\xe9e</p>", None);
+    let doc = parse_bytes(
+        b"<meta charset=utf-8><p>Gr\xfc\xdfe aus K\xf6ln, caf\xe9 cr\xe8me br\xfbl\xe9e</p>",
+        None,
+    );
     let p = doc.find_element(&local_name!("p")).unwrap();
     assert_eq!(doc.text_content(p), "Grüße aus Köln, café crème brûlée");
 }
@@ -183,27 +205,44 @@ fn wrong_meta_charset() {
 fn windows_1252_and_shift_jis() {
     let doc = parse_bytes(b"<p>\x93Smart quotes\x94 \x96 and the euro \x80</p>", None);
     let p = doc.find_element(&local_name!("p")).unwrap();
-    assert_eq!(doc.text_content(p), "\u{201c}Smart quotes\u{201d} \u{2013} and the euro €");
+    assert_eq!(
+        doc.text_content(p),
+        "\u{201c}Smart quotes\u{201d} \u{2013} and the euro €"
+    );
     let (sjis, _, _) = encoding_rs::SHIFT_JIS
         .encode("<html><head><meta charset=shift_jis></head><body><p>東京都の天気予報です。</p>");
     let doc = parse_bytes(&sjis, None);
     let p = doc.find_element(&local_name!("p")).unwrap();
     assert_eq!(doc.text_content(p), "東京都の天気予報です。");
-    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("<p>東京都の天気予報です。明日は晴れるでしょう。</p>");
+    let (sjis, _, _) =
+        encoding_rs::SHIFT_JIS.encode("<p>東京都の天気予報です。明日は晴れるでしょう。</p>");
     let doc = parse_bytes(&sjis, Some("Shift_JIS"));
     let p = doc.find_element(&local_name!("p")).unwrap();
-    assert_eq!(doc.text_content(p), "東京都の天気予報です。明日は晴れるでしょう。");
+    assert_eq!(
+        doc.text_content(p),
+        "東京都の天気予報です。明日は晴れるでしょう。"
+    );
     let doc = parse_bytes(&sjis, None);
     let p = doc.find_element(&local_name!("p")).unwrap();
-    assert_eq!(doc.text_content(p), "東京都の天気予報です。明日は晴れるでしょう。", "detected");
+    assert_eq!(
+        doc.text_content(p),
+        "東京都の天気予報です。明日は晴れるでしょう。",
+        "detected"
+    );
 }
 
 /// parse → serialize → parse gives the same element sequence for every mirrored page.
 #[test]
 fn round_trip_every_site_page() {
-    let Some(data) = common::data_dir() else { return };
+    let Some(data) = common::data_dir() else {
+        return;
+    };
     let files = common::html_files(&data.join("sites"));
-    assert!(files.len() > 1000, "expected the site mirrors, found {}", files.len());
+    assert!(
+        files.len() > 1000,
+        "expected the site mirrors, found {}",
+        files.len()
+    );
     let mut failures = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
@@ -213,7 +252,11 @@ fn round_trip_every_site_page() {
             failures.push(f.display().to_string());
         }
     }
-    eprintln!("round trip: {} pages, {} mismatches", files.len(), failures.len());
+    eprintln!(
+        "round trip: {} pages, {} mismatches",
+        files.len(),
+        failures.len()
+    );
     assert!(failures.is_empty(), "round trip changed: {failures:?}");
 }
 

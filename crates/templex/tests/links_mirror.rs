@@ -20,11 +20,16 @@ const MUST_RESOLVE: &[&str] = &[
 
 #[test]
 fn start_page_links_resolve() {
-    let Some(data) = common::data_dir() else { return };
+    let Some(data) = common::data_dir() else {
+        return;
+    };
     let sites: serde_json::Value =
         serde_json::from_slice(&std::fs::read(data.join("sites.json")).unwrap()).unwrap();
     let mut failures = Vec::new();
-    eprintln!("{:<28} {:>6} {:>9} {:>7}", "site", "links", "resolved", "share");
+    eprintln!(
+        "{:<28} {:>6} {:>9} {:>7}",
+        "site", "links", "resolved", "share"
+    );
     for site in sites.as_array().unwrap() {
         let name = site["name"].as_str().unwrap();
         let dir = data.join(site["dir"].as_str().unwrap());
@@ -38,13 +43,18 @@ fn start_page_links_resolve() {
         let (mut total, mut ok) = (0usize, 0usize);
         for start in site["start_pages"].as_array().unwrap() {
             let path = dir.join(start.as_str().unwrap());
-            let url = source.url_for_path(&path).expect("start page inside mirror");
+            let url = source
+                .url_for_path(&path)
+                .expect("start page inside mirror");
             let page = source.load(&url).expect("start page loads");
             let doc = page.parse();
             let links = extract_links_with(&doc, &url, &|u| source.canonical_url(u));
             // The mirror holds one host (and its aliases); links to sibling subdomains are
             // same-site but were never mirrored, so the share is over the mirrored hosts.
-            for l in links.iter().filter(|l| l.is_site_page() && source.covers(&l.url)) {
+            for l in links
+                .iter()
+                .filter(|l| l.is_site_page() && source.covers(&l.url))
+            {
                 total += 1;
                 let r = source.resolves(&l.url);
                 if !r && std::env::var_os("SHOW_MISSING").is_some() {
@@ -53,7 +63,11 @@ fn start_page_links_resolve() {
                 ok += usize::from(r);
             }
         }
-        let share = if total == 0 { 1.0 } else { ok as f64 / total as f64 };
+        let share = if total == 0 {
+            1.0
+        } else {
+            ok as f64 / total as f64
+        };
         eprintln!("{name:<28} {total:>6} {ok:>9} {:>6.1}%", share * 100.0);
         if MUST_RESOLVE.contains(&name) && share < 0.9 {
             failures.push(format!("{name}: {:.1}%", share * 100.0));

@@ -139,7 +139,10 @@ pub fn prescan_meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
                 continue;
             }
         }
-        if b[i] == b'<' && b.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'/') {
+        if b[i] == b'<'
+            && b.get(i + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'/')
+        {
             // Skip other tags, with their attributes, so that `charset=` inside them is ignored.
             let start = if b[i + 1] == b'/' { i + 2 } else { i + 1 };
             let mut j = start;
@@ -166,9 +169,12 @@ fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
         .map(|p| p + from)
 }
 
+/// A lower-cased attribute name and its raw value.
+type RawAttr = (Vec<u8>, Vec<u8>);
+
 /// Parse attributes from `i` up to the closing `>`; returns them (lower-cased names) and the
 /// position after the tag.
-fn parse_attributes(b: &[u8], mut i: usize) -> (Vec<(Vec<u8>, Vec<u8>)>, usize) {
+fn parse_attributes(b: &[u8], mut i: usize) -> (Vec<RawAttr>, usize) {
     let mut attrs = Vec::new();
     loop {
         while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'/') {
@@ -181,8 +187,7 @@ fn parse_attributes(b: &[u8], mut i: usize) -> (Vec<(Vec<u8>, Vec<u8>)>, usize) 
             return (attrs, i + 1);
         }
         let name_start = i;
-        while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'=' | b'>' | b'/')
-        {
+        while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'=' | b'>' | b'/') {
             i += 1;
         }
         let name = b[name_start..i].to_ascii_lowercase();
@@ -220,13 +225,18 @@ fn parse_attributes(b: &[u8], mut i: usize) -> (Vec<(Vec<u8>, Vec<u8>)>, usize) 
     }
 }
 
-fn meta_encoding(attrs: &[(Vec<u8>, Vec<u8>)]) -> Option<&'static Encoding> {
-    let get = |n: &[u8]| attrs.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_slice());
+fn meta_encoding(attrs: &[RawAttr]) -> Option<&'static Encoding> {
+    let get = |n: &[u8]| {
+        attrs
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.as_slice())
+    };
     if let Some(cs) = get(b"charset") {
         return Encoding::for_label(trim_ascii(cs));
     }
-    let is_content_type = get(b"http-equiv")
-        .is_some_and(|v| trim_ascii(v).eq_ignore_ascii_case(b"content-type"));
+    let is_content_type =
+        get(b"http-equiv").is_some_and(|v| trim_ascii(v).eq_ignore_ascii_case(b"content-type"));
     if is_content_type {
         return get(b"content").and_then(charset_from_content);
     }
@@ -296,7 +306,8 @@ mod tests {
 
     #[test]
     fn http_equiv_content_type() {
-        let b = b"<html><head><META HTTP-EQUIV='Content-Type' CONTENT='text/html; charset=Shift_JIS'>";
+        let b =
+            b"<html><head><META HTTP-EQUIV='Content-Type' CONTENT='text/html; charset=Shift_JIS'>";
         assert_eq!(prescan_meta_charset(b), Some(encoding_rs::SHIFT_JIS));
     }
 
@@ -324,7 +335,8 @@ mod tests {
 
     #[test]
     fn undeclared_shift_jis_detected() {
-        let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode("<p>日本語のテキストです。これはテストのページです。</p>");
+        let (bytes, _, _) = encoding_rs::SHIFT_JIS
+            .encode("<p>日本語のテキストです。これはテストのページです。</p>");
         let d = decode(&bytes, None);
         assert_eq!(d.encoding, encoding_rs::SHIFT_JIS);
         assert!(d.text.contains("日本語"));

@@ -93,7 +93,9 @@ impl Document {
         e.name.local.hash(&mut h);
         e.id().hash(&mut h);
         // XOR-combine so that class order does not matter.
-        let classes = e.classes().fold(0u64, |acc, c| acc ^ FxBuildHasher.hash_one(c));
+        let classes = e
+            .classes()
+            .fold(0u64, |acc, c| acc ^ FxBuildHasher.hash_one(c));
         classes.hash(&mut h);
         h.finish()
     }

@@ -317,7 +317,10 @@ impl TreeSink for Sink {
 
     fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
         let mut nodes = self.nodes.borrow_mut();
-        if let TmpData::Element { attrs: existing, .. } = &mut nodes[target.id as usize].data {
+        if let TmpData::Element {
+            attrs: existing, ..
+        } = &mut nodes[target.id as usize].data
+        {
             for a in attrs {
                 if !existing.iter().any(|e| e.name == a.name) {
                     existing.push(a);

@@ -274,7 +274,8 @@ impl Document {
 
     /// The first element with the given HTML tag name, in document order.
     pub fn find_element(&self, tag: &LocalName) -> Option<NodeId> {
-        self.ids().find(|id| self.element(*id).is_some_and(|e| e.is(tag)))
+        self.ids()
+            .find(|id| self.element(*id).is_some_and(|e| e.is(tag)))
     }
 
     /// The `<html>` element.

@@ -51,7 +51,10 @@ impl MirrorSource {
                 source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
             });
         }
-        let mut raw: Vec<String> = prefixes.iter().map(|p| p.as_ref().trim().to_string()).collect();
+        let mut raw: Vec<String> = prefixes
+            .iter()
+            .map(|p| p.as_ref().trim().to_string())
+            .collect();
         raw.retain(|p| !p.is_empty());
         if raw.is_empty() {
             let name = root
@@ -69,9 +72,8 @@ impl MirrorSource {
             } else {
                 format!("https://{p}")
             };
-            let url = Url::parse(&with_scheme).map_err(|e| {
-                LoadError::Unsupported(format!("bad URL prefix {p:?}: {e}"))
-            })?;
+            let url = Url::parse(&with_scheme)
+                .map_err(|e| LoadError::Unsupported(format!("bad URL prefix {p:?}: {e}")))?;
             let prefix = Prefix {
                 host: host_key(&url),
                 path: url.path().trim_matches('/').to_string(),
@@ -147,7 +149,11 @@ impl MirrorSource {
         let host = host_key(url);
         let path = url.path().trim_start_matches('/');
         let mut rels: Vec<&str> = Vec::new();
-        for p in self.prefixes.iter().filter(|p| p.host == host || strip_port(&p.host) == host) {
+        for p in self
+            .prefixes
+            .iter()
+            .filter(|p| p.host == host || strip_port(&p.host) == host)
+        {
             if p.path.is_empty() {
                 rels.push(path);
             } else if let Some(rest) = path.strip_prefix(p.path.as_str()) {
@@ -158,7 +164,11 @@ impl MirrorSource {
         }
         if rels.is_empty() {
             // Root-relative links of a mirror whose prefix has a path map to the root too.
-            if self.prefixes.iter().any(|p| p.host == host || strip_port(&p.host) == host) {
+            if self
+                .prefixes
+                .iter()
+                .any(|p| p.host == host || strip_port(&p.host) == host)
+            {
                 rels.push(path);
             } else {
                 return None;
@@ -347,18 +357,42 @@ mod tests {
     #[test]
     fn readme_rules() {
         let (_d, m) = mirror();
-        assert_eq!(resolve(&m, "https://example.org/").as_deref(), Some("index.html"));
-        assert_eq!(resolve(&m, "http://www.example.org/about").as_deref(), Some("about/index.html"));
-        assert_eq!(resolve(&m, "https://example.org/about/").as_deref(), Some("about/index.html"));
-        assert_eq!(resolve(&m, "https://example.org/news").as_deref(), Some("news.html"));
+        assert_eq!(
+            resolve(&m, "https://example.org/").as_deref(),
+            Some("index.html")
+        );
+        assert_eq!(
+            resolve(&m, "http://www.example.org/about").as_deref(),
+            Some("about/index.html")
+        );
+        assert_eq!(
+            resolve(&m, "https://example.org/about/").as_deref(),
+            Some("about/index.html")
+        );
+        assert_eq!(
+            resolve(&m, "https://example.org/news").as_deref(),
+            Some("news.html")
+        );
         assert_eq!(
             resolve(&m, "https://example.org/forum/viewtopic9cc5.html?f=3&t=1").as_deref(),
             Some("forum/viewtopic9cc5.html")
         );
-        assert_eq!(resolve(&m, "https://example.org/list.php?page=2").as_deref(), Some("list.php?page=2.html"));
-        assert_eq!(resolve(&m, "https://example.org/index.html?p=12").as_deref(), Some("index.html@p=12.html"));
-        assert_eq!(resolve(&m, "https://example.org/index.html@p=12.html").as_deref(), Some("index.html@p=12.html"));
-        assert_eq!(resolve(&m, "https://example.org/a%20b.html").as_deref(), Some("a b.html"));
+        assert_eq!(
+            resolve(&m, "https://example.org/list.php?page=2").as_deref(),
+            Some("list.php?page=2.html")
+        );
+        assert_eq!(
+            resolve(&m, "https://example.org/index.html?p=12").as_deref(),
+            Some("index.html@p=12.html")
+        );
+        assert_eq!(
+            resolve(&m, "https://example.org/index.html@p=12.html").as_deref(),
+            Some("index.html@p=12.html")
+        );
+        assert_eq!(
+            resolve(&m, "https://example.org/a%20b.html").as_deref(),
+            Some("a b.html")
+        );
         assert_eq!(resolve(&m, "https://example.org/missing.html"), None);
         assert_eq!(resolve(&m, "https://other.org/index.html"), None);
         assert_eq!(resolve(&m, "https://example.org/%2e%2e/etc/passwd"), None);
@@ -367,7 +401,12 @@ mod tests {
     #[test]
     fn urls_of_files_round_trip() {
         let (d, m) = mirror();
-        for f in ["index.html", "about/index.html", "a b.html", "index.html@p=12.html"] {
+        for f in [
+            "index.html",
+            "about/index.html",
+            "a b.html",
+            "index.html@p=12.html",
+        ] {
             let u = m.url_for_path(d.path().join(f)).unwrap();
             assert!(u.as_str().starts_with("https://example.org/"));
             assert_eq!(resolve(&m, u.as_str()).as_deref(), Some(f), "{u}");
@@ -385,7 +424,16 @@ mod tests {
         assert!(m.resolves(&Url::parse("https://lab.github.io/static-site/team/").unwrap()));
         assert!(m.resolves(&Url::parse("https://lab.github.io/team/").unwrap()));
         assert_eq!(m.stats().attempts, 0);
-        assert!(m.load(&Url::parse("https://lab.github.io/nope").unwrap()).is_err());
-        assert_eq!(m.stats(), LoadStats { attempts: 1, loaded: 0 });
+        assert!(
+            m.load(&Url::parse("https://lab.github.io/nope").unwrap())
+                .is_err()
+        );
+        assert_eq!(
+            m.stats(),
+            LoadStats {
+                attempts: 1,
+                loaded: 0
+            }
+        );
     }
 }

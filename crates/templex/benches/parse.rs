@@ -1,0 +1,117 @@
+//! Parse throughput of the templex arena DOM against html5ever + markup5ever_rcdom, on every
+//! page of the shared site mirrors, in the same run.
+//!
+//! `cargo bench -p templex --bench parse` (set TEMPLEX_DATA if the data is not at
+//! `../shared/data`). Both builders parse the same decoded text, so the figure compares tree
+//! construction; decoding (templex's charset pipeline) is reported on its own line.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use html5ever::tendril::TendrilSink;
+use markup5ever_rcdom::RcDom;
+
+fn data_dir() -> Option<PathBuf> {
+    std::env::var_os("TEMPLEX_DATA")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(std::iter::once(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        ))
+        .find(|p| p.join("sites").is_dir())
+}
+
+fn html_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_string_lossy().contains(".htm") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn best_of<F: FnMut()>(rounds: usize, mut f: F) -> Duration {
+    (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn main() {
+    // `cargo test --benches` runs this with --bench absent; keep that cheap.
+    let quick = !std::env::args().any(|a| a == "--bench");
+    let Some(data) = data_dir() else {
+        eprintln!("NOTICE: skipping parse benchmark: shared data not found (set TEMPLEX_DATA)");
+        return;
+    };
+    let files = html_files(&data.join("sites"));
+    let raw: Vec<Vec<u8>> = files.iter().filter_map(|f| std::fs::read(f).ok()).collect();
+    let texts: Vec<String> = raw
+        .iter()
+        .map(|b| templex::dom::decode(b, None).text.into_owned())
+        .collect();
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let mb = bytes as f64 / 1e6;
+    let rounds = if quick { 1 } else { 5 };
+    println!(
+        "{} pages, {:.1} MB of HTML, best of {rounds} rounds",
+        texts.len(),
+        mb
+    );
+
+    let mut sink = 0usize;
+    let arena = best_of(rounds, || {
+        for t in &texts {
+            sink += templex::dom::parse_str(t).len();
+        }
+    });
+    let rcdom = best_of(rounds, || {
+        for t in &texts {
+            let dom =
+                html5ever::parse_document(RcDom::default(), Default::default()).one(t.as_str());
+            sink += dom.document.children.borrow().len();
+        }
+    });
+    let decode_parse = best_of(rounds, || {
+        for b in &raw {
+            sink += templex::dom::parse_bytes(b, None).len();
+        }
+    });
+    let rate = |d: Duration| mb / d.as_secs_f64();
+    println!("{:<40} {:>9} {:>10}", "builder", "time", "MB/s");
+    println!(
+        "{:<40} {:>8.0}ms {:>10.1}",
+        "templex arena (parse_str)",
+        arena.as_secs_f64() * 1e3,
+        rate(arena)
+    );
+    println!(
+        "{:<40} {:>8.0}ms {:>10.1}",
+        "html5ever + markup5ever_rcdom",
+        rcdom.as_secs_f64() * 1e3,
+        rate(rcdom)
+    );
+    println!(
+        "{:<40} {:>8.0}ms {:>10.1}",
+        "templex decode + parse (parse_bytes)",
+        decode_parse.as_secs_f64() * 1e3,
+        rate(decode_parse)
+    );
+    println!(
+        "arena / rcdom time ratio: {:.2}",
+        arena.as_secs_f64() / rcdom.as_secs_f64()
+    );
+    std::hint::black_box(sink);
+}
