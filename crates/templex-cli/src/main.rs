@@ -5,6 +5,7 @@
 
 mod input;
 mod links_cmd;
+mod template_cmd;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// List a page's same-site links with their resolved URL, whether they load, and DOM path.
     Links(links_cmd::LinksArgs),
+    /// Extract a key page's template by mapping it against sibling pages of its site.
+    Template(template_cmd::TemplateArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     init_logging(cli.verbose);
     let result = match cli.command {
         Command::Links(args) => links_cmd::run(args),
+        Command::Template(args) => template_cmd::run(args),
     };
     match result {
         Ok(code) => code,

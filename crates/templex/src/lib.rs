@@ -14,8 +14,13 @@
 //! content, writing outputs) build on these.
 
 pub mod dom;
+pub mod eval;
 pub mod links;
+pub mod mapping;
+pub mod output;
+pub mod siblings;
 pub mod source;
+pub mod template;
 
 pub use dom::{Document, NodeId};
 pub use links::{Link, extract_links};

@@ -6,12 +6,14 @@
 pub mod decode;
 mod identity;
 mod parse;
+pub mod select;
 mod serialize;
 mod tree;
 
 pub use decode::{Decoded, EncodingSource, decode};
 pub use identity::Signatures;
 pub use parse::{parse_bytes, parse_str};
+pub use select::{Selector, SelectorError, select};
 pub use serialize::{SerializeHook, Verbatim, is_void};
 pub use tree::{Attr, Children, Document, Element, Node, NodeData, NodeId, collapse_whitespace};
 

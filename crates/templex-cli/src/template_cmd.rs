@@ -1,0 +1,182 @@
+//! `templex template`: the template of a key page, from its site.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use templex::mapping::Equality;
+use templex::output::{TextOptions, annotated_html, template_html, template_report, visible_text};
+use templex::siblings::LinkOrder;
+use templex::template::{TemplateConfig, TemplateRule, extract_template};
+
+use crate::input::SourceArgs;
+
+/// Output formats of `templex template`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TemplateFormat {
+    /// The key page with class `template_node` on every template element.
+    Annotated,
+    /// A reusable HTML template: content removed, head and styles kept, URLs absolute.
+    Template,
+    /// CS pages, pages loaded, template element paths, timings.
+    Json,
+    /// The key page's non-template text.
+    Text,
+}
+
+/// Node-equality relations selectable on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum EqualityArg {
+    /// Same tag.
+    Label,
+    /// Same tag, id and classes.
+    LabelIdClass,
+    /// Weighted similarity of tag, id, classes, attributes, child count and position.
+    Weighted,
+}
+
+/// Template rules selectable on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum RuleArg {
+    /// Every mapped node is template (TemEx as published).
+    Mapped,
+    /// Mapped nodes backed by mapped text.
+    TextEvidence,
+}
+
+/// Link orders selectable on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum OrderArg {
+    /// The hyperlink-analysis paper's Algorithm 1.
+    Paper,
+    /// Document order.
+    Document,
+}
+
+/// Settings of the site-level method, shared by `template` and `eval`.
+#[derive(Debug, Clone, Args)]
+pub struct MethodArgs {
+    /// Size n of the complete subdigraph of sibling pages.
+    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().cs_size)]
+    pub cs_size: usize,
+
+    /// Node-equality relation of the mapping.
+    #[arg(long, value_enum, default_value_t = EqualityArg::LabelIdClass)]
+    pub equality: EqualityArg,
+
+    /// Similarity threshold of `--equality weighted`.
+    #[arg(long, value_name = "T", default_value_t = 0.8)]
+    pub threshold: f64,
+
+    /// A node is template when at least K CS pages map it (default: all of them).
+    #[arg(long, value_name = "K")]
+    pub votes: Option<usize>,
+
+    /// How mapped nodes become template.
+    #[arg(long, value_enum, default_value_t = RuleArg::TextEvidence)]
+    pub rule: RuleArg,
+
+    /// Minimum structural overlap (Dice of mapped body elements) for a sibling page to be
+    /// used; 0 disables the guard.
+    #[arg(long, value_name = "D", default_value_t = TemplateConfig::default().guard)]
+    pub guard: f64,
+
+    /// Initial order of the key page's links.
+    #[arg(long, value_enum, default_value_t = OrderArg::Paper)]
+    pub order: OrderArg,
+
+    /// Disable the adaptive link order (use the static order only, as the papers do).
+    #[arg(long)]
+    pub no_adaptive: bool,
+
+    /// At most this many sibling pages are loaded.
+    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().max_loads)]
+    pub max_loads: usize,
+}
+
+impl MethodArgs {
+    /// The library configuration these arguments describe.
+    pub fn config(&self) -> TemplateConfig {
+        TemplateConfig {
+            cs_size: self.cs_size,
+            equality: equality(self.equality, self.threshold),
+            votes: self.votes,
+            rule: match self.rule {
+                RuleArg::Mapped => TemplateRule::Mapped,
+                RuleArg::TextEvidence => TemplateRule::TextEvidence,
+            },
+            guard: self.guard,
+            order: match self.order {
+                OrderArg::Paper => LinkOrder::Paper,
+                OrderArg::Document => LinkOrder::Document,
+            },
+            adaptive: !self.no_adaptive,
+            max_loads: self.max_loads,
+            ..TemplateConfig::default()
+        }
+    }
+}
+
+/// The library relation for a command-line choice.
+pub fn equality(arg: EqualityArg, threshold: f64) -> Equality {
+    match arg {
+        EqualityArg::Label => Equality::Label,
+        EqualityArg::LabelIdClass => Equality::LabelIdClass,
+        EqualityArg::Weighted => Equality::weighted(threshold),
+    }
+}
+
+/// Arguments of `templex template`.
+#[derive(Debug, Args)]
+pub struct TemplateArgs {
+    /// The key page: a file path (inside --site DIR if given) or an http(s) URL.
+    pub page: String,
+
+    #[command(flatten)]
+    pub source: SourceArgs,
+
+    #[command(flatten)]
+    pub method: MethodArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TemplateFormat::Annotated)]
+    pub format: TemplateFormat,
+}
+
+/// Run `templex template`.
+pub fn run(args: TemplateArgs) -> Result<ExitCode> {
+    let opened = args.source.open(&args.page)?;
+    let config = args.method.config();
+    let result = extract_template(opened.source.as_ref(), &opened.page_url, &config)
+        .with_context(|| format!("cannot load key page {}", opened.page_url))?;
+    for note in &result.notes {
+        tracing::warn!("{note}");
+    }
+    tracing::info!(
+        cs = result.cs_pages.len(),
+        loads = result.loads.attempts,
+        ms = result.timings.total.as_secs_f64() * 1e3,
+        "template extracted"
+    );
+    let stdout = std::io::stdout();
+    let mut w = std::io::BufWriter::new(stdout.lock());
+    match args.format {
+        TemplateFormat::Annotated => {
+            w.write_all(annotated_html(&result.doc, &result.template).as_bytes())?
+        }
+        TemplateFormat::Template => {
+            w.write_all(template_html(&result.doc, &result.template, &result.key_url).as_bytes())?
+        }
+        TemplateFormat::Json => serde_json::to_writer_pretty(&mut w, &template_report(&result))?,
+        TemplateFormat::Text => {
+            let text = visible_text(&result.doc, TextOptions::default(), &|id| {
+                !result.is_template(id)
+            });
+            w.write_all(text.as_bytes())?;
+        }
+    }
+    writeln!(w)?;
+    w.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
