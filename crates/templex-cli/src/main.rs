@@ -3,6 +3,7 @@
 //! Every subcommand is a thin layer: parse arguments, open a page source, call the library,
 //! print. Errors are one line on stderr and a non-zero exit code.
 
+mod eval_cmd;
 mod input;
 mod links_cmd;
 mod template_cmd;
@@ -29,6 +30,9 @@ enum Command {
     Links(links_cmd::LinksArgs),
     /// Extract a key page's template by mapping it against sibling pages of its site.
     Template(template_cmd::TemplateArgs),
+    /// Score the site-level method on a template gold standard (one row per key page, or
+    /// one row per setting with --sweep).
+    Eval(eval_cmd::EvalArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Links(args) => links_cmd::run(args),
         Command::Template(args) => template_cmd::run(args),
+        Command::Eval(args) => eval_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -62,11 +62,11 @@ pub struct MethodArgs {
     pub cs_size: usize,
 
     /// Node-equality relation of the mapping.
-    #[arg(long, value_enum, default_value_t = EqualityArg::LabelIdClass)]
+    #[arg(long, value_enum, default_value_t = EqualityArg::Weighted)]
     pub equality: EqualityArg,
 
     /// Similarity threshold of `--equality weighted`.
-    #[arg(long, value_name = "T", default_value_t = 0.8)]
+    #[arg(long, value_name = "T", default_value_t = 0.6)]
     pub threshold: f64,
 
     /// A node is template when at least K CS pages map it (default: all of them).
@@ -83,7 +83,7 @@ pub struct MethodArgs {
     pub guard: f64,
 
     /// Initial order of the key page's links.
-    #[arg(long, value_enum, default_value_t = OrderArg::Paper)]
+    #[arg(long, value_enum, default_value_t = OrderArg::Document)]
     pub order: OrderArg,
 
     /// Disable the adaptive link order (use the static order only, as the papers do).
@@ -93,6 +93,10 @@ pub struct MethodArgs {
     /// At most this many sibling pages are loaded.
     #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().max_loads)]
     pub max_loads: usize,
+
+    /// Stop the sibling search after N loads in a row that did not grow the CS.
+    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().patience)]
+    pub patience: usize,
 }
 
 impl MethodArgs {
@@ -113,6 +117,7 @@ impl MethodArgs {
             },
             adaptive: !self.no_adaptive,
             max_loads: self.max_loads,
+            patience: self.patience,
             ..TemplateConfig::default()
         }
     }

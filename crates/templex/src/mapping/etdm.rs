@@ -5,12 +5,14 @@
 //! a one-to-one, order-preserving, top-down mapping where every pair is "equal". Pairs are
 //! processed from an explicit stack, so depth is unbounded.
 //!
-//! The LCS is weighted: among alignments with equal pairs, one that pairs identical
-//! subtrees is preferred. Without this, a menu whose "current item" class moves from page
-//! to page aligns every item with its neighbour (same tag and class, different text).
+//! The LCS is weighted: among alignments with equal pairs, one that pairs more similar nodes
+//! (weighted similarity) and identical subtrees is preferred. Without this, a menu whose
+//! "current item" class moves from page to page aligns every item with its neighbour (same
+//! tag and class, different text), and an optional breadcrumb `div.container` steals the
+//! partner of the `div.container.main` that follows it.
 
-use super::equality::NodeEquality;
-use super::index::MapIndex;
+use super::equality::{NodeEquality, Weights, similarity};
+use super::index::{Kind, MapIndex};
 use crate::dom::NodeId;
 
 /// Above this many cells an alignment falls back from the quadratic LCS to a greedy
@@ -101,15 +103,10 @@ fn lcs(
     // table[i][j] = LCS length of xs[i..] and ys[j..]; filled backwards so the traceback
     // runs forwards and emits pairs in document order.
     let mut table = vec![0u32; (n + 1) * w];
-    // Pair weight: 0 = not equal, 2 = equal, 3 = equal with identical subtrees.
-    let mut weight = vec![0u8; n * m];
+    let mut weight = vec![0u16; n * m];
     for i in (0..n).rev() {
         for j in (0..m).rev() {
-            let wt = if eq.equal(a, xs[i], b, ys[j]) {
-                2 + u8::from(a.subtree_hash(xs[i]) == b.subtree_hash(ys[j]))
-            } else {
-                0
-            };
+            let wt = pair_weight(a, xs[i], b, ys[j], eq);
             weight[i * m + j] = wt;
             let skip = table[(i + 1) * w + j].max(table[i * w + j + 1]);
             table[i * w + j] = if wt > 0 {
@@ -132,6 +129,28 @@ fn lcs(
             j += 1;
         }
     }
+}
+
+/// Alignment weight of a pair: 0 when not equal; otherwise 1000 plus up to 1000 for
+/// similarity plus 1000 for identical subtrees. A pair is always worth more than any
+/// similarity gain, so the alignment first maximizes pairs, then their quality.
+fn pair_weight(
+    a: &MapIndex<'_>,
+    x: NodeId,
+    b: &MapIndex<'_>,
+    y: NodeId,
+    eq: &dyn NodeEquality,
+) -> u16 {
+    if !eq.equal(a, x, b, y) {
+        return 0;
+    }
+    let sim = if a.kind(x) == Kind::Element {
+        similarity(&Weights::default(), a, x, b, y)
+    } else {
+        1.0
+    };
+    let identical = u16::from(a.subtree_hash(x) == b.subtree_hash(y));
+    1000 + (sim.clamp(0.0, 1.0) * 999.0) as u16 + 1000 * identical
 }
 
 /// Linear-time alignment for huge child lists: match each item with the first equal item

@@ -57,6 +57,8 @@ pub struct TemplateConfig {
     pub max_links: usize,
     /// Time budget of the CS search.
     pub time_budget: Duration,
+    /// Consecutive loads without CS growth before the search gives up.
+    pub patience: usize,
 }
 
 impl Default for TemplateConfig {
@@ -64,7 +66,7 @@ impl Default for TemplateConfig {
         let cs = CsConfig::default();
         TemplateConfig {
             cs_size: cs.size,
-            equality: Equality::default(),
+            equality: Equality::weighted(0.6),
             votes: None,
             rule: TemplateRule::default(),
             guard: 0.2,
@@ -73,6 +75,7 @@ impl Default for TemplateConfig {
             max_loads: cs.max_loads,
             max_links: cs.max_links,
             time_budget: cs.time_budget,
+            patience: cs.patience,
         }
     }
 }
@@ -86,6 +89,7 @@ impl TemplateConfig {
             max_loads: self.max_loads,
             max_links: self.max_links,
             time_budget: self.time_budget,
+            patience: self.patience,
         }
     }
 }
@@ -157,12 +161,12 @@ pub fn extract_template(
     let t1 = Instant::now();
     let key_index = MapIndex::new(&doc);
     let key_body = body_elements(&doc);
-    let guard = |other: &Document| -> Option<Mapping> {
+    let guard = |other: &Document| -> Option<(Mapping, f64)> {
         let other_index = MapIndex::new(other);
         let m = etdm(&key_index, &other_index, &config.equality);
         let mapped = count_mapped_body(&doc, &m);
         let dice = 2.0 * mapped as f64 / (key_body + body_elements(other)).max(1) as f64;
-        (dice >= config.guard).then_some(m)
+        (dice >= config.guard).then_some((m, dice))
     };
     let outcome =
         find_complete_subdigraph(source, &doc, &page.final_url, &config.cs_config(), &guard);
@@ -170,7 +174,26 @@ pub fn extract_template(
 
     let t2 = Instant::now();
     let mut notes = Vec::new();
-    let mappings: Vec<&Mapping> = outcome.pages.iter().map(|p| &p.data).collect();
+    let mut used: Vec<&crate::siblings::LoadedPage<(Mapping, f64)>> =
+        outcome.pages.iter().collect();
+    if used.len() < config.cs_size && !outcome.others.is_empty() {
+        // No n-CS on this site: the pages already loaded that passed the template guard
+        // complete the set, so that one sibling's content cannot pass for template (no
+        // extra loads). Least similar first: near-duplicates of the key page (the same
+        // listing sorted differently, a search page showing the same topics) share its
+        // content, and the guard already vouches for the template.
+        let mut others: Vec<_> = outcome.others.iter().collect();
+        others.sort_by(|a, b| a.data.1.total_cmp(&b.data.1));
+        let topped = others.into_iter().take(config.cs_size - used.len());
+        used.extend(topped);
+        notes.push(format!(
+            "found a {}-CS (asked for {}); compared with {} pages",
+            outcome.pages.len(),
+            config.cs_size,
+            used.len()
+        ));
+    }
+    let mappings: Vec<&Mapping> = used.iter().map(|p| &p.data.0).collect();
     let template = if mappings.is_empty() {
         notes.push(match outcome.stop {
             StopReason::NoLinks => "key page has no usable same-site links: no template".into(),
@@ -183,7 +206,7 @@ pub fn extract_template(
         });
         vec![false; doc.len()]
     } else {
-        if mappings.len() < config.cs_size {
+        if mappings.len() < config.cs_size && outcome.others.is_empty() {
             notes.push(format!(
                 "found a {}-CS (asked for {})",
                 mappings.len(),
@@ -201,7 +224,7 @@ pub fn extract_template(
     Ok(TemplateResult {
         key_url: page.final_url.clone(),
         template,
-        cs_pages: outcome.pages.iter().map(|p| p.url.clone()).collect(),
+        cs_pages: used.iter().map(|p| p.url.clone()).collect(),
         rejected: outcome.rejected,
         stop: outcome.stop,
         loads: LoadStats {
