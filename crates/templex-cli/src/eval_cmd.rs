@@ -77,7 +77,10 @@ impl Axis {
 /// The sweep grid. Each axis is one line; the grid is their cartesian product, first axis
 /// outermost, and every axis becomes a column of the summary table and a key of the JSON.
 fn sweep_axes(method: &MethodArgs) -> Vec<Axis> {
-    let threshold = method.threshold;
+    let threshold = match method.config().equality {
+        templex::mapping::Equality::Weighted { threshold, .. } => threshold,
+        _ => method.threshold.unwrap_or(0.6),
+    };
     vec![
         Axis::new(
             "equality",

@@ -3,6 +3,7 @@
 //! Every subcommand is a thin layer: parse arguments, open a page source, call the library,
 //! print. Errors are one line on stderr and a non-zero exit code.
 
+mod content_cmd;
 mod eval_cmd;
 mod input;
 mod links_cmd;
@@ -28,6 +29,8 @@ struct Cli {
 enum Command {
     /// List a page's same-site links with their resolved URL, whether they load, and DOM path.
     Links(links_cmd::LinksArgs),
+    /// Extract the main content of pages (page-level, or site-aware with --site).
+    Content(content_cmd::ContentArgs),
     /// Extract a key page's template by mapping it against sibling pages of its site.
     Template(template_cmd::TemplateArgs),
     /// Score the site-level method on a template gold standard (one row per key page, or
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Links(args) => links_cmd::run(args),
         Command::Template(args) => template_cmd::run(args),
+        Command::Content(args) => content_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
     };
     match result {

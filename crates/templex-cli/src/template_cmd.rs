@@ -54,22 +54,36 @@ pub enum OrderArg {
     Document,
 }
 
+/// Site-level methods selectable on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum MethodArg {
+    /// TemEx: complete subdigraph + exact top-down mapping.
+    Temex,
+    /// HybEx: page-level content detection first, then voting (CS 3, 2 votes, similarity 0.9
+    /// unless given).
+    Hybex,
+}
+
 /// Settings of the site-level method, shared by `template` and `eval`.
 #[derive(Debug, Clone, Args)]
 pub struct MethodArgs {
-    /// Size n of the complete subdigraph of sibling pages.
-    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().cs_size)]
-    pub cs_size: usize,
+    /// Site-level method.
+    #[arg(long, value_enum, default_value_t = MethodArg::Temex)]
+    pub method: MethodArg,
+
+    /// Size n of the complete subdigraph of sibling pages [default: 3].
+    #[arg(long, value_name = "N")]
+    pub cs_size: Option<usize>,
 
     /// Node-equality relation of the mapping.
     #[arg(long, value_enum, default_value_t = EqualityArg::Weighted)]
     pub equality: EqualityArg,
 
-    /// Similarity threshold of `--equality weighted`.
-    #[arg(long, value_name = "T", default_value_t = 0.6)]
-    pub threshold: f64,
+    /// Similarity threshold of `--equality weighted` [default: 0.6; 0.9 with hybex].
+    #[arg(long, value_name = "T")]
+    pub threshold: Option<f64>,
 
-    /// A node is template when at least K CS pages map it (default: all of them).
+    /// A node is template when at least K CS pages map it [default: all; 2 with hybex].
     #[arg(long, value_name = "K")]
     pub votes: Option<usize>,
 
@@ -102,10 +116,19 @@ pub struct MethodArgs {
 impl MethodArgs {
     /// The library configuration these arguments describe.
     pub fn config(&self) -> TemplateConfig {
+        let base = match self.method {
+            MethodArg::Temex => TemplateConfig::default(),
+            MethodArg::Hybex => TemplateConfig::hybex(),
+        };
+        let default_threshold = match base.equality {
+            Equality::Weighted { threshold, .. } => threshold,
+            _ => 0.6,
+        };
         TemplateConfig {
-            cs_size: self.cs_size,
-            equality: equality(self.equality, self.threshold),
-            votes: self.votes,
+            method: base.method,
+            cs_size: self.cs_size.unwrap_or(base.cs_size),
+            equality: equality(self.equality, self.threshold.unwrap_or(default_threshold)),
+            votes: self.votes.or(base.votes),
             rule: match self.rule {
                 RuleArg::Mapped => TemplateRule::Mapped,
                 RuleArg::TextEvidence => TemplateRule::TextEvidence,
@@ -118,7 +141,7 @@ impl MethodArgs {
             adaptive: !self.no_adaptive,
             max_loads: self.max_loads,
             patience: self.patience,
-            ..TemplateConfig::default()
+            ..base
         }
     }
 }

@@ -15,6 +15,7 @@
 
 pub mod dom;
 pub mod eval;
+pub mod extract;
 pub mod links;
 pub mod mapping;
 pub mod output;

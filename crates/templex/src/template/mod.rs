@@ -17,6 +17,7 @@ use serde::Serialize;
 use url::Url;
 
 use crate::dom::{Document, NodeId};
+use crate::extract::{ContentConfig, page_content};
 use crate::mapping::{Equality, MapIndex, Mapping, etdm};
 use crate::siblings::cs::{CsConfig, LinkOrder, StopReason, find_complete_subdigraph};
 use crate::source::{LoadError, LoadStats, PageSource};
@@ -32,9 +33,23 @@ pub enum TemplateRule {
     TextEvidence,
 }
 
+/// Which site-level method to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// TemEx: the template is what the CS mappings agree on.
+    #[default]
+    TemEx,
+    /// HybEx: page-level main-content detection first; the detected content can never be
+    /// template, then the CS mappings vote.
+    HybEx,
+}
+
 /// Settings of [`extract_template`].
 #[derive(Debug, Clone)]
 pub struct TemplateConfig {
+    /// Site-level method.
+    pub method: Method,
     /// Size n of the complete subdigraph searched.
     pub cs_size: usize,
     /// Node-equality relation of the mapping.
@@ -65,6 +80,7 @@ impl Default for TemplateConfig {
     fn default() -> Self {
         let cs = CsConfig::default();
         TemplateConfig {
+            method: Method::TemEx,
             cs_size: cs.size,
             equality: Equality::weighted(0.6),
             votes: None,
@@ -81,6 +97,18 @@ impl Default for TemplateConfig {
 }
 
 impl TemplateConfig {
+    /// HybEx: CS size 3 and 2 votes as published. The paper's node-similarity threshold
+    /// (0.9) belongs to its own similarity measure; with templex's weighted similarity 0.9
+    /// refuses nearly every sibling (BENCHMARKS.md), so the TemEx threshold is kept.
+    pub fn hybex() -> Self {
+        TemplateConfig {
+            method: Method::HybEx,
+            cs_size: 3,
+            votes: Some(2),
+            ..TemplateConfig::default()
+        }
+    }
+
     fn cs_config(&self) -> CsConfig {
         CsConfig {
             size: self.cs_size,
@@ -217,7 +245,17 @@ pub fn extract_template(
             .votes
             .unwrap_or(mappings.len())
             .clamp(1, mappings.len());
-        decide(&doc, &key_index, &mappings, needed, config.rule)
+        let mut template = decide(&doc, &key_index, &mappings, needed, config.rule);
+        if config.method == Method::HybEx {
+            // The page-level main content is never template.
+            let content = page_content(&doc, &ContentConfig::default());
+            if let Some(root) = content.root {
+                for i in doc.subtree(root) {
+                    template[i as usize] = false;
+                }
+            }
+        }
+        template
     };
     let mapping = t2.elapsed();
     let after = source.stats();

@@ -1,0 +1,420 @@
+//! `templex content`: the main content of pages, page-level or site-aware.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use templex::dom::{Document, NodeId};
+use templex::extract::{ContentConfig, content_html, content_markdown, content_text, page_content};
+use templex::source::{MirrorSource, PageSource};
+use templex::template::extract_template;
+use url::Url;
+
+use crate::input::SourceArgs;
+use crate::template_cmd::MethodArgs;
+
+/// Output formats of `templex content`.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ContentFormat {
+    /// Plain text, one line per block; inputs separated by a blank line.
+    Text,
+    /// Markdown (headings, lists, tables, code blocks kept).
+    Markdown,
+    /// The content as HTML.
+    Html,
+    /// One JSON array of objects.
+    Json,
+    /// One JSON object per input and line, errors included.
+    Jsonl,
+}
+
+/// Arguments of `templex content`.
+#[derive(Debug, Args)]
+pub struct ContentArgs {
+    /// Files (plain or .gz), directories (every .htm/.html file below), URLs, or `-` (stdin).
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+
+    #[command(flatten)]
+    pub source: SourceArgs,
+
+    #[command(flatten)]
+    pub method: MethodArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ContentFormat::Text)]
+    pub format: ContentFormat,
+
+    /// Page-level only, even with --site.
+    #[arg(long)]
+    pub page_level: bool,
+
+    /// Keep user comments.
+    #[arg(long)]
+    pub comments: bool,
+}
+
+/// One output record.
+#[derive(Debug, Serialize)]
+struct Record {
+    input: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    html: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pages_loaded: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timings: Option<Timings>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Timings {
+    parse_ms: f64,
+    extract_ms: f64,
+    total_ms: f64,
+}
+
+/// One unit of work: a named input and how to get its bytes.
+enum Job {
+    File(PathBuf, String),
+    Url(String),
+    Stdin,
+}
+
+impl Job {
+    fn name(&self) -> String {
+        match self {
+            Job::File(_, name) => name.clone(),
+            Job::Url(u) => u.clone(),
+            Job::Stdin => "-".into(),
+        }
+    }
+}
+
+fn expand_inputs(inputs: &[String]) -> Vec<std::result::Result<Job, (String, String)>> {
+    let mut out = Vec::new();
+    for input in inputs {
+        if input == "-" {
+            out.push(Ok(Job::Stdin));
+        } else if Url::parse(input).is_ok_and(|u| matches!(u.scheme(), "http" | "https")) {
+            out.push(Ok(Job::Url(input.clone())));
+        } else {
+            let p = Path::new(input);
+            if p.is_dir() {
+                let mut files = Vec::new();
+                let mut stack = vec![p.to_path_buf()];
+                while let Some(d) = stack.pop() {
+                    let Ok(rd) = std::fs::read_dir(&d) else {
+                        continue;
+                    };
+                    for e in rd.flatten() {
+                        let path = e.path();
+                        if e.file_type().is_ok_and(|t| t.is_dir()) {
+                            stack.push(path);
+                        } else if path
+                            .file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.to_ascii_lowercase().contains(".htm"))
+                        {
+                            files.push(path);
+                        }
+                    }
+                }
+                files.sort();
+                out.extend(files.into_iter().map(|f| {
+                    let name = f.display().to_string();
+                    Ok(Job::File(f, name))
+                }));
+            } else if p.is_file() {
+                out.push(Ok(Job::File(p.to_path_buf(), input.clone())));
+            } else {
+                out.push(Err((input.clone(), "no such file or directory".into())));
+            }
+        }
+    }
+    out
+}
+
+/// Read a file, gunzipping `.gz` (by magic bytes).
+fn read_file(path: &Path) -> Result<Vec<u8>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .with_context(|| format!("cannot gunzip {}", path.display()))?;
+        return Ok(out);
+    }
+    Ok(bytes)
+}
+
+/// Run `templex content`.
+pub fn run(args: ContentArgs) -> Result<ExitCode> {
+    let jobs = expand_inputs(&args.inputs);
+    let site: Option<MirrorSource> = match &args.source.site {
+        Some(dir) if !args.page_level => Some(
+            MirrorSource::new(dir, &args.source.url_prefix)
+                .with_context(|| format!("cannot open site mirror {}", dir.display()))?,
+        ),
+        _ => None,
+    };
+    if args.source.warc.is_some() {
+        bail!(
+            "templex content reads files, directories and URLs; use --site for site-aware extraction"
+        );
+    }
+    let config = ContentConfig {
+        comments: args.comments,
+        ..ContentConfig::default()
+    };
+    let template_config = args.method.config();
+    let bar = if jobs.len() > 1 && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let b = ProgressBar::new(jobs.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {wide_msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let stdout = std::io::stdout();
+    let mut w = std::io::BufWriter::new(stdout.lock());
+    let mut failures = 0usize;
+    let mut first = true;
+    if args.format == ContentFormat::Json {
+        w.write_all(b"[")?;
+    }
+    for job in jobs {
+        let rec = match job {
+            Err((input, e)) => error_record(input, e),
+            Ok(job) => {
+                bar.set_message(job.name());
+                let name = job.name();
+                match process(&job, &args, site.as_ref(), &config, &template_config) {
+                    Ok(r) => r,
+                    Err(e) => error_record(name, format!("{e:#}")),
+                }
+            }
+        };
+        bar.inc(1);
+        if rec.error.is_some() {
+            failures += 1;
+            tracing::warn!(input = %rec.input, error = rec.error.as_deref().unwrap_or(""), "failed");
+        }
+        write_record(&mut w, &rec, args.format, &mut first)?;
+    }
+    if args.format == ContentFormat::Json {
+        w.write_all(b"]\n")?;
+    }
+    w.flush()?;
+    bar.finish_and_clear();
+    Ok(if failures > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn error_record(input: String, error: String) -> Record {
+    Record {
+        input,
+        url: None,
+        title: None,
+        text: None,
+        html: None,
+        method: None,
+        pages_loaded: None,
+        timings: None,
+        notes: Vec::new(),
+        error: Some(error),
+    }
+}
+
+fn write_record(
+    w: &mut impl Write,
+    rec: &Record,
+    format: ContentFormat,
+    first: &mut bool,
+) -> Result<()> {
+    match format {
+        ContentFormat::Jsonl => {
+            serde_json::to_writer(&mut *w, rec)?;
+            w.write_all(b"\n")?;
+        }
+        ContentFormat::Json => {
+            if !*first {
+                w.write_all(b",\n")?;
+            }
+            serde_json::to_writer_pretty(&mut *w, rec)?;
+        }
+        ContentFormat::Text | ContentFormat::Markdown | ContentFormat::Html => {
+            if let Some(e) = &rec.error {
+                eprintln!("templex: error: {}: {e}", rec.input);
+            } else {
+                if !*first {
+                    w.write_all(b"\n\n")?;
+                }
+                let body = if format == ContentFormat::Html {
+                    &rec.html
+                } else {
+                    &rec.text
+                };
+                w.write_all(body.as_deref().unwrap_or("").as_bytes())?;
+                w.write_all(b"\n")?;
+            }
+        }
+    }
+    *first = false;
+    Ok(())
+}
+
+fn process(
+    job: &Job,
+    args: &ContentArgs,
+    site: Option<&MirrorSource>,
+    config: &ContentConfig,
+    template_config: &templex::template::TemplateConfig,
+) -> Result<Record> {
+    let t0 = Instant::now();
+    // Site-aware: the input must be a page of the mirror.
+    let site_url = match (site, job) {
+        (Some(s), Job::File(p, _)) => s.url_for_path(p),
+        (Some(s), Job::Url(u)) => Url::parse(u).ok().filter(|u| s.resolves(u)),
+        _ => None,
+    };
+    if let (Some(source), Some(url)) = (site, site_url) {
+        let r = extract_template(source, &url, template_config)?;
+        let doc = &r.doc;
+        let mut notes = r.notes.clone();
+        let (keep, method): (Vec<bool>, &str) = if r.cs_pages.is_empty() {
+            notes.push("no sibling pages: page-level content".into());
+            (page_content(doc, config).keep, "page-level")
+        } else {
+            let name = match template_config.method {
+                templex::template::Method::TemEx => "site-temex",
+                templex::template::Method::HybEx => "site-hybex",
+            };
+            (site_keep(doc, &r.template, config), name)
+        };
+        let root = doc.body().unwrap_or(NodeId::ROOT);
+        let total = t0.elapsed();
+        return Ok(render(
+            job.name(),
+            Some(url.to_string()),
+            doc,
+            root,
+            &keep,
+            method,
+            args.format,
+            total,
+            r.timings.key_page.as_secs_f64() * 1e3,
+            Some(r.loads.attempts),
+            notes,
+        ));
+    }
+    // Page-level.
+    let (bytes, charset, url) = match job {
+        Job::File(p, _) => (read_file(p)?, None, None),
+        Job::Stdin => {
+            let mut b = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut b)
+                .context("cannot read stdin")?;
+            (b, None, None)
+        }
+        Job::Url(u) => {
+            let opened = args.source.open(u)?;
+            let page = opened
+                .source
+                .load(&opened.page_url)
+                .with_context(|| format!("cannot load {u}"))?;
+            (page.body, page.charset, Some(page.final_url.to_string()))
+        }
+    };
+    let tp = Instant::now();
+    let doc = templex::dom::parse_bytes(&bytes, charset.as_deref());
+    let parse_ms = tp.elapsed().as_secs_f64() * 1e3;
+    let content = page_content(&doc, config);
+    let root = content.root.unwrap_or(NodeId::ROOT);
+    let total = t0.elapsed();
+    let mut rec = render(
+        job.name(),
+        url,
+        &doc,
+        root,
+        &content.keep,
+        "page-level",
+        args.format,
+        total,
+        parse_ms,
+        None,
+        Vec::new(),
+    );
+    rec.title = content.title.or(rec.title);
+    Ok(rec)
+}
+
+/// Site-aware content: everything the template does not claim, minus invisible and
+/// comment-only nodes.
+fn site_keep(doc: &Document, template: &[bool], _config: &ContentConfig) -> Vec<bool> {
+    (0..doc.len())
+        .map(|i| !template.get(i).copied().unwrap_or(false))
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn render(
+    input: String,
+    url: Option<String>,
+    doc: &Document,
+    root: NodeId,
+    keep: &[bool],
+    method: &str,
+    format: ContentFormat,
+    total: std::time::Duration,
+    parse_ms: f64,
+    pages_loaded: Option<usize>,
+    notes: Vec<String>,
+) -> Record {
+    let te = Instant::now();
+    let keep_fn = |id: NodeId| keep.get(id.index()).copied().unwrap_or(false);
+    let (text, html) = match format {
+        ContentFormat::Html => (None, Some(content_html(doc, root, &keep_fn))),
+        ContentFormat::Markdown => (Some(content_markdown(doc, root, &keep_fn)), None),
+        _ => (Some(content_text(doc, root, &keep_fn)), None),
+    };
+    let total_ms = (total + te.elapsed()).as_secs_f64() * 1e3;
+    Record {
+        input,
+        url,
+        title: templex::extract::page_title(doc),
+        text,
+        html,
+        method: Some(method.to_string()),
+        pages_loaded,
+        timings: Some(Timings {
+            parse_ms,
+            extract_ms: total_ms - parse_ms,
+            total_ms,
+        }),
+        notes,
+        error: None,
+    }
+}

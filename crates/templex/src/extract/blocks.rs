@@ -1,0 +1,166 @@
+//! Text blocks: the runs of inline text between block-level boundaries.
+
+use markup5ever::local_name;
+
+use crate::dom::{Document, LocalName, NodeData, NodeId};
+use crate::output::is_block;
+
+/// What kind of block a text run is, by its owning element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockKind {
+    /// `h1`–`h6`.
+    Heading,
+    /// `li`, `dt`, `dd`.
+    ListItem,
+    /// `td`, `th`, `caption`.
+    TableCell,
+    /// `pre`.
+    Code,
+    /// `figcaption`.
+    Caption,
+    /// `p`, `blockquote` and anything else.
+    Paragraph,
+}
+
+/// A text block.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// The innermost block-level element holding the run.
+    pub owner: NodeId,
+    /// Its kind.
+    pub kind: BlockKind,
+    /// Words in the run.
+    pub words: u32,
+    /// Words inside links.
+    pub link_words: u32,
+    /// Sentence punctuation marks (`. , ; : ! ?` and CJK equivalents).
+    pub punctuation: u32,
+}
+
+fn kind_of(tag: &LocalName) -> BlockKind {
+    match *tag {
+        local_name!("h1")
+        | local_name!("h2")
+        | local_name!("h3")
+        | local_name!("h4")
+        | local_name!("h5")
+        | local_name!("h6") => BlockKind::Heading,
+        local_name!("li") | local_name!("dt") | local_name!("dd") => BlockKind::ListItem,
+        local_name!("td") | local_name!("th") | local_name!("caption") => BlockKind::TableCell,
+        local_name!("pre") => BlockKind::Code,
+        local_name!("figcaption") => BlockKind::Caption,
+        _ => BlockKind::Paragraph,
+    }
+}
+
+/// Elements whose text is never visible.
+pub fn is_invisible(tag: &LocalName) -> bool {
+    matches!(
+        *tag,
+        local_name!("script")
+            | local_name!("style")
+            | local_name!("noscript")
+            | local_name!("template")
+            | local_name!("head")
+            | local_name!("svg")
+            | local_name!("math")
+            | local_name!("iframe")
+            | local_name!("object")
+            | local_name!("textarea")
+            | local_name!("option")
+    )
+}
+
+/// Count words (runs of alphanumerics; each CJK character counts as one) and punctuation.
+fn count(text: &str) -> (u32, u32) {
+    let (mut words, mut punct, mut in_word) = (0u32, 0u32, false);
+    for c in text.chars() {
+        if is_cjk(c) {
+            words += 1;
+            in_word = false;
+        } else if c.is_alphanumeric() {
+            if !in_word {
+                words += 1;
+                in_word = true;
+            }
+        } else {
+            in_word = false;
+            if matches!(
+                c,
+                '.' | ',' | ';' | ':' | '!' | '?' | '。' | '、' | '，' | '！' | '？' | '；' | '：'
+            ) {
+                punct += 1;
+            }
+        }
+    }
+    (words, punct)
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af | 0xf900..=0xfaff)
+}
+
+/// Segment `root`'s subtree into text blocks, in document order.
+pub fn segment_blocks(doc: &Document, root: NodeId) -> Vec<Block> {
+    let mut out = Vec::new();
+    // Stack of open block elements (id, subtree end) and of open links (subtree end).
+    let mut open: Vec<(NodeId, u32)> = vec![(root, doc.node(root).end.0)];
+    let mut links: Vec<u32> = Vec::new();
+    let mut current: Option<Block> = None;
+    let flush = |current: &mut Option<Block>, out: &mut Vec<Block>| {
+        if let Some(b) = current.take() {
+            if b.words > 0 {
+                out.push(b);
+            }
+        }
+    };
+    let range = doc.subtree(root);
+    let mut i = range.start;
+    while i < range.end {
+        while open.len() > 1 && open.last().is_some_and(|&(_, end)| end <= i) {
+            open.pop();
+            flush(&mut current, &mut out);
+        }
+        while links.last().is_some_and(|&end| end <= i) {
+            links.pop();
+        }
+        let id = NodeId(i);
+        match &doc.node(id).data {
+            NodeData::Element(e) => {
+                if is_invisible(&e.name.local) {
+                    i = doc.node(id).end.0;
+                    continue;
+                }
+                if is_block(&e.name.local) && id != root {
+                    flush(&mut current, &mut out);
+                    open.push((id, doc.node(id).end.0));
+                }
+                if e.is(&local_name!("a")) {
+                    links.push(doc.node(id).end.0);
+                }
+            }
+            NodeData::Text(r) => {
+                let (w, p) = count(&doc.text_buffer()[r.clone()]);
+                if w > 0 || p > 0 {
+                    let owner = open.last().map_or(root, |o| o.0);
+                    let b = current.get_or_insert_with(|| Block {
+                        owner,
+                        kind: doc.tag(owner).map_or(BlockKind::Paragraph, kind_of),
+                        words: 0,
+                        link_words: 0,
+                        punctuation: 0,
+                    });
+                    b.words += w;
+                    b.punctuation += p;
+                    if !links.is_empty() {
+                        b.link_words += w;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    flush(&mut current, &mut out);
+    out
+}

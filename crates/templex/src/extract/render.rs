@@ -1,0 +1,204 @@
+//! Rendering the kept nodes of a page as text, Markdown or HTML.
+
+use markup5ever::local_name;
+
+use super::blocks::is_invisible;
+use crate::dom::{Document, NodeData, NodeId, SerializeHook, collapse_whitespace};
+use crate::output::is_block;
+
+/// Plain text of the kept nodes: one line per block, whitespace collapsed within lines.
+pub fn content_text(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    walk(doc, root, keep, &mut |ev| match ev {
+        Event::Text(t) => line.push_str(t),
+        Event::Break | Event::Open(..) | Event::Close(..) => {
+            let t = collapse_whitespace(&line);
+            if !t.is_empty() {
+                out.push_str(&t);
+                out.push('\n');
+            }
+            line.clear();
+        }
+    });
+    let t = collapse_whitespace(&line);
+    if !t.is_empty() {
+        out.push_str(&t);
+    }
+    while out.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+enum Event<'a> {
+    Text(&'a str),
+    /// A block boundary (block element opening or closing, `<br>`).
+    Break,
+    /// A block element opens: its id.
+    Open(NodeId),
+    /// A block element closes.
+    Close(NodeId),
+}
+
+/// Walk the kept part of `root`'s subtree in document order, iteratively.
+fn walk<'d>(
+    doc: &'d Document,
+    root: NodeId,
+    keep: &dyn Fn(NodeId) -> bool,
+    f: &mut dyn FnMut(Event<'d>),
+) {
+    let mut open: Vec<(NodeId, u32)> = Vec::new();
+    let range = doc.subtree(root);
+    let mut i = range.start;
+    while i < range.end {
+        while open.last().is_some_and(|&(_, end)| end <= i) {
+            if let Some((id, _)) = open.pop() {
+                f(Event::Close(id));
+            }
+        }
+        let id = NodeId(i);
+        if !keep(id) {
+            i = doc.node(id).end.0;
+            continue;
+        }
+        match &doc.node(id).data {
+            NodeData::Element(e) => {
+                if is_invisible(&e.name.local) {
+                    i = doc.node(id).end.0;
+                    continue;
+                }
+                if e.is(&local_name!("br")) {
+                    f(Event::Break);
+                } else if is_block(&e.name.local) {
+                    f(Event::Open(id));
+                    open.push((id, doc.node(id).end.0));
+                }
+            }
+            NodeData::Text(r) => f(Event::Text(&doc.text_buffer()[r.clone()])),
+            _ => {}
+        }
+        i += 1;
+    }
+    while let Some((id, _)) = open.pop() {
+        f(Event::Close(id));
+    }
+}
+
+/// Markdown of the kept nodes: headings, lists, block quotes, code blocks and tables keep
+/// their structure.
+pub fn content_markdown(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    let mut prefix = String::new();
+    let mut in_pre = 0usize;
+    let mut row: Vec<String> = Vec::new();
+    let mut rows_done = 0usize;
+    let tag = |id: NodeId| doc.tag(id).map(|t| t.to_string()).unwrap_or_default();
+    let flush = |line: &mut String, prefix: &str, out: &mut String| {
+        let t = collapse_whitespace(line);
+        if !t.is_empty() {
+            out.push_str(prefix);
+            out.push_str(&t);
+            out.push_str("\n\n");
+        }
+        line.clear();
+    };
+    walk(doc, root, keep, &mut |ev| match ev {
+        Event::Text(t) => {
+            if in_pre > 0 {
+                out.push_str(t);
+            } else {
+                line.push_str(t);
+            }
+        }
+        Event::Break => {
+            if in_pre == 0 {
+                flush(&mut line, &prefix, &mut out);
+            }
+        }
+        Event::Open(id) => {
+            let t = tag(id);
+            if in_pre == 0 && !matches!(t.as_str(), "td" | "th") {
+                flush(&mut line, &prefix, &mut out);
+            }
+            match t.as_str() {
+                "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                    let level = t[1..].parse::<usize>().unwrap_or(1);
+                    prefix = format!("{} ", "#".repeat(level));
+                }
+                "li" => {
+                    let ordered = doc
+                        .parent(id)
+                        .and_then(|p| doc.tag(p))
+                        .is_some_and(|p| &**p == "ol");
+                    prefix = if ordered { "1. ".into() } else { "- ".into() };
+                }
+                "blockquote" => prefix = "> ".into(),
+                "pre" => {
+                    in_pre += 1;
+                    out.push_str("```\n");
+                }
+                "td" | "th" => line.clear(),
+                "table" => rows_done = 0,
+                _ => {}
+            }
+        }
+        Event::Close(id) => {
+            let t = tag(id);
+            match t.as_str() {
+                "pre" => {
+                    in_pre = in_pre.saturating_sub(1);
+                    if !out.ends_with('\n') {
+                        out.push('\n');
+                    }
+                    out.push_str("```\n\n");
+                }
+                "td" | "th" => {
+                    row.push(collapse_whitespace(&line).replace('|', "\\|"));
+                    line.clear();
+                }
+                "tr" => {
+                    if !row.is_empty() {
+                        out.push_str("| ");
+                        out.push_str(&row.join(" | "));
+                        out.push_str(" |\n");
+                        if rows_done == 0 {
+                            out.push('|');
+                            out.push_str(&" --- |".repeat(row.len()));
+                            out.push('\n');
+                        }
+                        rows_done += 1;
+                        row.clear();
+                    }
+                }
+                "table" => out.push('\n'),
+                _ => {
+                    if in_pre == 0 {
+                        flush(&mut line, &prefix, &mut out);
+                        prefix.clear();
+                    }
+                }
+            }
+        }
+    });
+    flush(&mut line, &prefix, &mut out);
+    out.trim_end().to_string()
+}
+
+struct KeepOnly<'a> {
+    keep: &'a dyn Fn(NodeId) -> bool,
+}
+
+impl SerializeHook for KeepOnly<'_> {
+    fn keep(&self, _doc: &Document, id: NodeId) -> bool {
+        (self.keep)(id)
+    }
+}
+
+/// HTML of the kept nodes under `root` (the container element included).
+pub fn content_html(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool) -> String {
+    let mut out = String::new();
+    doc.write_html(root, &KeepOnly { keep }, &mut out);
+    out
+}
