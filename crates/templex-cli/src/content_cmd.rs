@@ -57,6 +57,10 @@ pub struct ContentArgs {
     /// Keep user comments.
     #[arg(long)]
     pub comments: bool,
+
+    /// Keep image captions and credits in text output (Markdown and HTML always keep them).
+    #[arg(long)]
+    pub captions: bool,
 }
 
 /// One output record.
@@ -181,6 +185,8 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
     }
     let config = ContentConfig {
         comments: args.comments,
+        drop_captions: !(args.captions
+            || matches!(args.format, ContentFormat::Markdown | ContentFormat::Html)),
         ..ContentConfig::default()
     };
     let template_config = args.method.config();
@@ -311,7 +317,7 @@ fn process(
                 templex::template::Method::TemEx => "site-temex",
                 templex::template::Method::HybEx => "site-hybex",
             };
-            (site_keep(doc, &r.template, config), name)
+            (site_keep(doc, &r.template), name)
         };
         let root = doc.body().unwrap_or(NodeId::ROOT);
         let total = t0.elapsed();
@@ -371,12 +377,9 @@ fn process(
     Ok(rec)
 }
 
-/// Site-aware content: everything the template does not claim, minus invisible and
-/// comment-only nodes.
-fn site_keep(doc: &Document, template: &[bool], _config: &ContentConfig) -> Vec<bool> {
-    (0..doc.len())
-        .map(|i| !template.get(i).copied().unwrap_or(false))
-        .collect()
+/// Site-aware content: everything the template does not claim.
+fn site_keep(doc: &Document, template: &[bool]) -> Vec<bool> {
+    templex::extract::non_template_mask(doc, template)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -42,8 +42,58 @@ pub struct EvalArgs {
     #[arg(long)]
     pub sweep: bool,
 
+    /// Instead of evaluating, write each key page's gold content text (the text of its
+    /// content regions, one line per block) as JSON lines to this file, for content
+    /// benchmarks: `site`, `page`, `path`, `url`, `dir`, `url_prefixes`, `content_text`.
+    #[arg(long, value_name = "OUT.jsonl")]
+    pub export_content: Option<PathBuf>,
+
     #[command(flatten)]
     pub method: MethodArgs,
+}
+
+/// Write the gold content text of every key page as JSON lines.
+fn export_content(
+    data: &std::path::Path,
+    sites: &[templex::eval::GoldSite],
+    out: &std::path::Path,
+) -> Result<()> {
+    use std::io::Write;
+    let mut w = std::io::BufWriter::new(
+        std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?,
+    );
+    for site in sites {
+        let dir = site.mirror_dir(data);
+        let source = site
+            .mirror(data)
+            .with_context(|| format!("cannot open mirror {}", dir.display()))?;
+        for key in &site.key_pages {
+            let path = dir.join(&key.page);
+            let bytes =
+                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            let doc = templex::dom::parse_bytes(&bytes, None);
+            let gold = templex::eval::gold_content(&doc, &key.content)
+                .with_context(|| format!("bad selector in {} {}", site.site, key.page))?;
+            let not_gold: Vec<bool> = gold.iter().map(|g| !g).collect();
+            let keep = templex::extract::non_template_mask(&doc, &not_gold);
+            let root = doc.body().unwrap_or(templex::dom::NodeId::ROOT);
+            let text = templex::extract::content_text(&doc, root, &|id| keep[id.index()]);
+            let row = serde_json::json!({
+                "site": site.site,
+                "page": key.page,
+                "kind": key.kind,
+                "path": std::fs::canonicalize(&path).unwrap_or(path.clone()),
+                "url": key.url(&source).map(|u| u.to_string()),
+                "dir": std::fs::canonicalize(&dir).unwrap_or(dir.clone()),
+                "url_prefixes": site.url_prefixes,
+                "content_text": text,
+            });
+            serde_json::to_writer(&mut w, &row)?;
+            writeln!(w)?;
+        }
+    }
+    w.flush()?;
+    Ok(())
 }
 
 /// Applies one value of a sweep axis to a configuration.
@@ -120,6 +170,14 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
     let key_pages: usize = sites.iter().map(|s| s.key_pages.len()).sum();
     tracing::info!(sites = sites.len(), key_pages, data = %data.display(), "gold standard loaded");
     let base = args.method.config();
+    if let Some(out) = &args.export_content {
+        export_content(&data, &sites, out)?;
+        eprintln!(
+            "wrote the gold content text of {key_pages} key pages to {}",
+            out.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
 
     if !args.sweep {
         let bar = progress(key_pages);

@@ -68,7 +68,7 @@ pub enum MethodArg {
 #[derive(Debug, Clone, Args)]
 pub struct MethodArgs {
     /// Site-level method.
-    #[arg(long, value_enum, default_value_t = MethodArg::Temex)]
+    #[arg(long, value_enum, default_value_t = MethodArg::Hybex)]
     pub method: MethodArg,
 
     /// Size n of the complete subdigraph of sibling pages [default: 3].
@@ -117,7 +117,7 @@ impl MethodArgs {
     /// The library configuration these arguments describe.
     pub fn config(&self) -> TemplateConfig {
         let base = match self.method {
-            MethodArg::Temex => TemplateConfig::default(),
+            MethodArg::Temex => TemplateConfig::temex(),
             MethodArg::Hybex => TemplateConfig::hybex(),
         };
         let default_threshold = match base.equality {

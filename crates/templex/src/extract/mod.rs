@@ -32,28 +32,27 @@ pub struct ContentConfig {
     pub tighten: f64,
     /// Drop stand-alone short labels ("Advertisement", "SUBSCRIBE", "Like this:").
     pub drop_labels: bool,
-    /// Drop image captions and credits.
+    /// Drop image captions and credits. On by default for plain text, where both AEB and
+    /// trafilatura-eval count them as noise (BENCHMARKS.md); Markdown and HTML output keep
+    /// figures with their captions.
     pub drop_captions: bool,
+    /// Siblings of the main container with at least this share of its net mass join it
+    /// (0 disables).
+    pub expand: f64,
     /// Leave the headline (an `<h1>` repeating the page title) out of the text: it is the
     /// `title`.
     pub drop_headline: bool,
-}
-
-fn env_f64(name: &str, default: f64) -> f64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 impl Default for ContentConfig {
     fn default() -> Self {
         ContentConfig {
             comments: false,
-            tighten: env_f64("TX_TIGHTEN", 0.85),
-            drop_labels: env_f64("TX_LABELS", 1.0) > 0.0,
-            drop_captions: env_f64("TX_CAPTIONS", 0.0) > 0.0,
-            drop_headline: env_f64("TX_HEADLINE", 1.0) > 0.0,
+            tighten: 0.85,
+            drop_labels: true,
+            drop_captions: true,
+            drop_headline: true,
+            expand: 0.2,
         }
     }
 }
@@ -77,6 +76,9 @@ impl Content {
         self.keep.get(id.index()).copied().unwrap_or(false)
     }
 }
+
+/// How many ancestors up the main container may grow by absorbing prose siblings.
+const EXPAND_LEVELS: usize = 2;
 
 /// Words that mark boilerplate when they appear in a class or id.
 const NEGATIVE_HINTS: &[&str] = &[
@@ -249,10 +251,19 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
         }
     }
     // Candidates: elements with text, not excluded; score = net mass, nudged by name hints.
+    // A candidate inside a boilerplate-named region (cookie banner, related box) inherits
+    // its penalty.
+    let mut negative = vec![false; n];
+    for id in doc.descendants(body) {
+        negative[id.index()] =
+            doc.parent(id).is_some_and(|p| negative[p.index()]) || name_hint(doc, id) < 0;
+    }
     let score = |id: NodeId| {
         // Themes put page-type classes on <body> ("ArticlePage-body"): no hint there.
         let hint = if id == body {
             0.0
+        } else if negative[id.index()] {
+            -1.0
         } else {
             f64::from(name_hint(doc, id))
         };
@@ -284,6 +295,49 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             }
         }
     }
+    // Expand: content split over sibling containers (a recipe's ingredients and steps, an
+    // article body after a lead block) — siblings with real prose mass join the root.
+    let mut parts = vec![root];
+    let mut top = root;
+    let levels = EXPAND_LEVELS;
+    let mut base_mass = mass[root.index()];
+    for _ in 0..levels {
+        if config.expand <= 0.0 || base_mass <= 0.0 {
+            break;
+        }
+        let Some(parent) = doc
+            .parent(top)
+            .filter(|p| *p != body && doc.contains(body, *p))
+        else {
+            break;
+        };
+        let threshold = (config.expand * base_mass).max(10.0);
+        let siblings: Vec<NodeId> = doc
+            .element_children(parent)
+            .filter(|c| {
+                *c != top
+                    && !excluded[c.index()]
+                    && mass[c.index()] >= threshold
+                    && !is_link_cluster(words[c.index()], link_words[c.index()])
+                    && name_hint(doc, *c) >= 0
+            })
+            .collect();
+        if siblings.is_empty() {
+            break;
+        }
+        // The previous top joins as a whole; so do the qualifying siblings.
+        if top != root || parts.len() > 1 {
+            parts.retain(|p| !doc.contains(top, *p) || *p == top);
+            if !parts.contains(&top) {
+                parts.push(top);
+            }
+        }
+        base_mass += siblings.iter().map(|c| mass[c.index()]).sum::<f64>();
+        parts.extend(siblings);
+        parts.sort();
+        top = parent;
+    }
+    let root = top;
     // The headline is reported as the title; keeping it in the text would repeat it.
     let headline = title.as_deref().map(normalize_title);
     let is_headline = |id: NodeId| {
@@ -295,16 +349,22 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             })
     };
     // Keep the container minus excluded and boilerplate-like parts.
+    let is_part = |id: NodeId| parts.contains(&id);
     for id in doc.subtree(root).map(NodeId) {
         let i = id.index();
-        if excluded[i] && id != root {
+        if excluded[i] && !is_part(id) {
             continue;
         }
-        let parent_ok = id == root || doc.parent(id).is_some_and(|p| keep[p.index()]);
+        let parent_ok = id == root
+            || is_part(id)
+            || (doc
+                .parent(id)
+                .is_some_and(|p| keep[p.index()] && (p != root || parts == [root])));
         if !parent_ok {
             continue;
         }
-        let drop = id != root
+        let drop = !is_part(id)
+            && id != root
             && doc.element(id).is_some()
             && words[i] > 0
             && (is_link_cluster(words[i], link_words[i])
@@ -366,6 +426,25 @@ fn is_caption(doc: &Document, id: NodeId) -> bool {
                 c.contains("caption") || c.contains("credit")
             })
     })
+}
+
+/// The keep mask of site-aware content: nodes the template does not claim, plus the
+/// template elements that lead to them (so that renderers can walk down to the content).
+pub fn non_template_mask(doc: &Document, template: &[bool]) -> Vec<bool> {
+    let mut keep: Vec<bool> = (0..doc.len())
+        .map(|i| !template.get(i).copied().unwrap_or(false))
+        .collect();
+    // Children before parents: a parent leading to kept content is walked through.
+    for id in doc.ids().rev() {
+        if keep[id.index()] {
+            if let Some(p) = doc.parent(id) {
+                if doc.element(id).is_some() || doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
+                    keep[p.index()] = true;
+                }
+            }
+        }
+    }
+    keep
 }
 
 /// Mostly links: a menu, a tag list, a "related posts" box.

@@ -34,11 +34,10 @@ pub enum TemplateRule {
 }
 
 /// Which site-level method to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Method {
     /// TemEx: the template is what the CS mappings agree on.
-    #[default]
     TemEx,
     /// HybEx: page-level main-content detection first; the detected content can never be
     /// template, then the CS mappings vote.
@@ -77,7 +76,16 @@ pub struct TemplateConfig {
 }
 
 impl Default for TemplateConfig {
+    /// HybEx, the better of the two methods on the dev gold (BENCHMARKS.md).
     fn default() -> Self {
+        Self::hybex()
+    }
+}
+
+impl TemplateConfig {
+    /// TemEx as the papers describe it (with templex's refinements): CS size 3, a node is
+    /// template when every CS page maps it.
+    pub fn temex() -> Self {
         let cs = CsConfig::default();
         TemplateConfig {
             method: Method::TemEx,
@@ -94,9 +102,7 @@ impl Default for TemplateConfig {
             patience: cs.patience,
         }
     }
-}
 
-impl TemplateConfig {
     /// HybEx: CS size 3 and 2 votes as published. The paper's node-similarity threshold
     /// (0.9) belongs to its own similarity measure; with templex's weighted similarity 0.9
     /// refuses nearly every sibling (BENCHMARKS.md), so the TemEx threshold is kept.
@@ -105,7 +111,7 @@ impl TemplateConfig {
             method: Method::HybEx,
             cs_size: 3,
             votes: Some(2),
-            ..TemplateConfig::default()
+            ..TemplateConfig::temex()
         }
     }
 
@@ -247,11 +253,25 @@ pub fn extract_template(
             .clamp(1, mappings.len());
         let mut template = decide(&doc, &key_index, &mappings, needed, config.rule);
         if config.method == Method::HybEx {
-            // The page-level main content is never template.
+            // The page-level main content is never template — unless the detector picked a
+            // region that holds most of what the site-level mapping calls template (a
+            // wrapper, the body): then the page-level guess is the implausible one.
             let content = page_content(&doc, &ContentConfig::default());
             if let Some(root) = content.root {
-                for i in doc.subtree(root) {
-                    template[i as usize] = false;
+                let tpl_total = template.iter().filter(|t| **t).count();
+                let tpl_inside = doc.subtree(root).filter(|i| template[*i as usize]).count();
+                if tpl_inside * 2 <= tpl_total {
+                    for i in doc.subtree(root) {
+                        template[i as usize] = false;
+                    }
+                } else {
+                    // Without the page-level step, HybEx's relaxed vote would let content
+                    // shared by two siblings pass as template: vote as TemEx does.
+                    notes.push(
+                        "page-level content region holds most of the template: ignored, all CS pages must agree"
+                            .into(),
+                    );
+                    template = decide(&doc, &key_index, &mappings, mappings.len(), config.rule);
                 }
             }
         }

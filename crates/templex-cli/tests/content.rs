@@ -1,0 +1,106 @@
+//! `templex content`: many inputs in one process, every input accounted for.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn templex() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_templex"))
+}
+
+fn site() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/site")
+}
+
+#[test]
+fn jsonl_reports_every_input_including_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let gz = dir.path().join("page.html.gz");
+    let mut enc = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
+    enc.write_all(
+        std::fs::read(site().join("news/new-greenhouse.html"))
+            .unwrap()
+            .as_slice(),
+    )
+    .unwrap();
+    enc.finish().unwrap();
+    let out = templex()
+        .args(["content", "--format", "jsonl"])
+        .arg(site().join("garden/compost-guide.html"))
+        .arg(&gz)
+        .arg("/no/such/file.html")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "an input failed: exit 1");
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "one line per input");
+    assert!(
+        lines[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Building a hot heap")
+    );
+    assert_eq!(lines[0]["method"], "page-level");
+    assert!(lines[0]["timings"]["total_ms"].as_f64().is_some());
+    assert!(
+        lines[1]["text"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("greenhouse")
+    );
+    assert_eq!(lines[2]["input"], "/no/such/file.html");
+    assert!(lines[2]["error"].is_string());
+}
+
+#[test]
+fn site_aware_content_drops_the_template() {
+    let page = site().join("news/spring-planting.html");
+    let out = templex()
+        .args(["content", "--format", "json", "--site"])
+        .arg(site())
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rec = &v[0];
+    assert!(
+        rec["method"].as_str().unwrap().starts_with("site-"),
+        "{rec}"
+    );
+    let text = rec["text"].as_str().unwrap();
+    assert!(
+        !text.contains("Upcoming events"),
+        "sidebar is template: {text}"
+    );
+    assert!(text.len() > 500, "{text}");
+}
+
+#[test]
+fn stdin_and_markdown() {
+    let mut child = templex()
+        .args(["content", "--format", "markdown", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let html = std::fs::read(site().join("garden/compost-guide.html")).unwrap();
+    child.stdin.take().unwrap().write_all(&html).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("## "), "{md}");
+    assert!(md.contains("```"), "{md}");
+}
