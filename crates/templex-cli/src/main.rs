@@ -72,10 +72,11 @@ fn main() -> ExitCode {
 
 fn init_logging(verbose: u8) {
     use tracing_subscriber::EnvFilter;
+    // html5ever reports its own parse-recovery gaps as warnings; they are not the user's.
     let default = match verbose {
-        0 => "warn",
-        1 => "info",
-        2 => "debug",
+        0 => "warn,html5ever=error",
+        1 => "info,html5ever=error",
+        2 => "debug,html5ever=warn",
         _ => "trace",
     };
     let filter = EnvFilter::try_from_env("TEMPLEX_LOG").unwrap_or_else(|_| EnvFilter::new(default));

@@ -253,11 +253,15 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     // Candidates: elements with text, not excluded; score = net mass, nudged by name hints.
     // A candidate inside a boilerplate-named region (cookie banner, related box) inherits
     // its penalty.
+    // Name hints scan class/id strings; computed once per element, used three times.
+    let mut hints = vec![0i8; n];
     let mut negative = vec![false; n];
     for id in doc.descendants(body) {
+        hints[id.index()] = name_hint(doc, id);
         negative[id.index()] =
-            doc.parent(id).is_some_and(|p| negative[p.index()]) || name_hint(doc, id) < 0;
+            doc.parent(id).is_some_and(|p| negative[p.index()]) || hints[id.index()] < 0;
     }
+    let hint_of = |id: NodeId| hints[id.index()];
     let score = |id: NodeId| {
         // Themes put page-type classes on <body> ("ArticlePage-body"): no hint there.
         let hint = if id == body {
@@ -265,7 +269,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
         } else if negative[id.index()] {
             -1.0
         } else {
-            f64::from(name_hint(doc, id))
+            f64::from(hint_of(id))
         };
         mass[id.index()] * (1.0 + 0.5 * hint)
     };
@@ -319,7 +323,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
                     && !excluded[c.index()]
                     && mass[c.index()] >= threshold
                     && !is_link_cluster(words[c.index()], link_words[c.index()])
-                    && name_hint(doc, *c) >= 0
+                    && hint_of(*c) >= 0
             })
             .collect();
         if siblings.is_empty() {
@@ -368,7 +372,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             && doc.element(id).is_some()
             && words[i] > 0
             && (is_link_cluster(words[i], link_words[i])
-                || (name_hint(doc, id) < 0 && mass[i] <= 0.0)
+                || (hint_of(id) < 0 && mass[i] <= 0.0)
                 || (config.drop_labels && is_label(doc, id, words[i], punct[i]))
                 || (config.drop_captions && is_caption(doc, id))
                 || is_headline(id));
