@@ -19,6 +19,7 @@ pub mod extract;
 pub mod links;
 pub mod mapping;
 pub mod output;
+pub mod pagelevel;
 pub mod siblings;
 pub mod source;
 pub mod template;

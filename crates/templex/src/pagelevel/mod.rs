@@ -1,0 +1,3 @@
+//! Page-level template detection: per-node classifier scores smoothed over the DOM tree.
+
+pub mod isotonic;
