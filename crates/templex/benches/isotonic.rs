@@ -5,6 +5,7 @@
 //! `cargo bench -p templex --bench isotonic` (set TEMPLEX_DATA if the data is not at
 //! `../shared/data`). Penalties are the paper's subtree-size penalty γ_i = c·N/N_i with
 //! c = 0.01, weights 1. Scores are synthetic: a template/content label per region with noise.
+//! `ISO_TIMES=1` also prints every measured run, to see load and warm-up effects.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
@@ -191,6 +192,7 @@ fn measure(parent: &[Option<u32>], x: &[f64], opts: &SmoothOptions, runs: usize)
         peak = peak.max(PEAK.load(Relaxed) - base);
         result = Some(std::hint::black_box(s));
     }
+    // Best and median hide a shared machine's noise; the raw runs show it.
     if std::env::var_os("ISO_TIMES").is_some() {
         eprintln!("{times:?}");
     }
