@@ -189,7 +189,7 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
             || matches!(args.format, ContentFormat::Markdown | ContentFormat::Html)),
         ..ContentConfig::default()
     };
-    let template_config = args.method.config();
+    let template_config = args.method.try_config()?;
     let bar = if jobs.len() > 1 && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         let b = ProgressBar::new(jobs.len() as u64);
         b.set_style(
@@ -309,16 +309,10 @@ fn process(
         let r = extract_template(source, &url, template_config)?;
         let doc = &r.doc;
         let mut notes = r.notes.clone();
-        let (keep, method): (Vec<bool>, &str) = if r.cs_pages.is_empty() {
-            notes.push("no sibling pages: page-level content".into());
-            (page_content(doc, config).keep, "page-level")
-        } else {
-            let name = match template_config.method {
-                templex::template::Method::TemEx => "site-temex",
-                templex::template::Method::HybEx => "site-hybex",
-            };
-            (site_keep(doc, &r.template), name)
-        };
+        let (keep, method) = r.content_mask(config);
+        if method == "page-level" {
+            notes.push("no site evidence: page-level content".into());
+        }
         let root = doc.body().unwrap_or(NodeId::ROOT);
         let total = t0.elapsed();
         return Ok(render(
@@ -375,11 +369,6 @@ fn process(
     );
     rec.title = content.title.or(rec.title);
     Ok(rec)
-}
-
-/// Site-aware content: everything the template does not claim.
-fn site_keep(doc: &Document, template: &[bool]) -> Vec<bool> {
-    templex::extract::non_template_mask(doc, template)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -169,7 +169,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         .with_context(|| format!("cannot read the gold standard in {}", args.gold.display()))?;
     let key_pages: usize = sites.iter().map(|s| s.key_pages.len()).sum();
     tracing::info!(sites = sites.len(), key_pages, data = %data.display(), "gold standard loaded");
-    let base = args.method.config();
+    let base = args.method.try_config()?;
     if let Some(out) = &args.export_content {
         export_content(&data, &sites, out)?;
         eprintln!(

@@ -8,6 +8,7 @@ mod eval_cmd;
 mod input;
 mod links_cmd;
 mod template_cmd;
+mod train_cmd;
 
 use std::process::ExitCode;
 
@@ -36,6 +37,8 @@ enum Command {
     /// Score the site-level method on a template gold standard (one row per key page, or
     /// one row per setting with --sweep).
     Eval(eval_cmd::EvalArgs),
+    /// Train the page-level templateness classifier from SITELEVEL labels of site mirrors.
+    Train(train_cmd::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
         Command::Template(args) => template_cmd::run(args),
         Command::Content(args) => content_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
+        Command::Train(args) => train_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use templex::mapping::Equality;
 use templex::output::{TextOptions, annotated_html, template_html, template_report, visible_text};
+use templex::pagelevel::{PageLevelConfig, SiteLevelConfig};
 use templex::siblings::LinkOrder;
 use templex::template::{TemplateConfig, TemplateRule, extract_template};
 
@@ -23,6 +24,9 @@ pub enum TemplateFormat {
     Json,
     /// The key page's non-template text.
     Text,
+    /// Page-level segments (subtree roots with their smoothed templateness), as JSON;
+    /// `--method pagelevel` (or a page-level fallback) only.
+    Segments,
 }
 
 /// Node-equality relations selectable on the command line.
@@ -59,9 +63,12 @@ pub enum OrderArg {
 pub enum MethodArg {
     /// TemEx: complete subdigraph + exact top-down mapping.
     Temex,
-    /// HybEx: page-level content detection first, then voting (CS 3, 2 votes, similarity 0.9
-    /// unless given).
+    /// HybEx: page-level content detection first, then voting (CS 3, 2 votes).
     Hybex,
+    /// SITELEVEL: fragments recurring on a sample of the site's pages (--site-pages, --theta).
+    Sitelevel,
+    /// PAGELEVEL: the key page alone, per-node classifier + tree isotonic smoothing.
+    Pagelevel,
 }
 
 /// Settings of the site-level method, shared by `template` and `eval`.
@@ -79,7 +86,7 @@ pub struct MethodArgs {
     #[arg(long, value_enum, default_value_t = EqualityArg::Weighted)]
     pub equality: EqualityArg,
 
-    /// Similarity threshold of `--equality weighted` [default: 0.6; 0.9 with hybex].
+    /// Similarity threshold of `--equality weighted` [default: 0.6].
     #[arg(long, value_name = "T")]
     pub threshold: Option<f64>,
 
@@ -111,14 +118,56 @@ pub struct MethodArgs {
     /// Stop the sibling search after N loads in a row that did not grow the CS.
     #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().patience)]
     pub patience: usize,
+
+    /// SITELEVEL: a fragment on at least this fraction of the sampled pages is template.
+    #[arg(long, value_name = "θ", default_value_t = TemplateConfig::default().sitelevel.theta)]
+    pub theta: f64,
+
+    /// SITELEVEL: pages of the site sampled besides the key page.
+    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().site_pages)]
+    pub site_pages: usize,
+
+    /// PAGELEVEL: classifier scores only, no isotonic smoothing (the paper's Basic).
+    #[arg(long)]
+    pub no_smooth: bool,
+
+    /// PAGELEVEL: the constant c of the smoothing penalty c · N / N_i.
+    #[arg(long, value_name = "C", default_value_t = TemplateConfig::default().pagelevel.penalty)]
+    pub penalty: f64,
+
+    /// TemEx/HybEx: when no sibling shares the template, return an empty template instead
+    /// of falling back to PAGELEVEL.
+    #[arg(long)]
+    pub no_fallback: bool,
+
+    /// PAGELEVEL: the classifier model (JSON from `templex train`) [default: built in].
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<std::path::PathBuf>,
 }
 
 impl MethodArgs {
-    /// The library configuration these arguments describe.
+    /// The library configuration these arguments describe; fails if `--model` cannot be
+    /// read.
+    pub fn try_config(&self) -> Result<TemplateConfig> {
+        let mut c = self.config();
+        if let Some(path) = &self.model {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read model {}", path.display()))?;
+            let model = templex::pagelevel::Model::from_json(&text)
+                .with_context(|| format!("cannot use model {}", path.display()))?;
+            c.model = Some(std::sync::Arc::new(model));
+        }
+        Ok(c)
+    }
+
+    /// The library configuration these arguments describe (the built-in model; see
+    /// [`MethodArgs::try_config`]).
     pub fn config(&self) -> TemplateConfig {
         let base = match self.method {
             MethodArg::Temex => TemplateConfig::temex(),
             MethodArg::Hybex => TemplateConfig::hybex(),
+            MethodArg::Sitelevel => TemplateConfig::sitelevel(),
+            MethodArg::Pagelevel => TemplateConfig::pagelevel(),
         };
         let default_threshold = match base.equality {
             Equality::Weighted { threshold, .. } => threshold,
@@ -141,6 +190,17 @@ impl MethodArgs {
             adaptive: !self.no_adaptive,
             max_loads: self.max_loads,
             patience: self.patience,
+            sitelevel: SiteLevelConfig {
+                theta: self.theta,
+                ..base.sitelevel
+            },
+            site_pages: self.site_pages,
+            pagelevel: PageLevelConfig {
+                smooth: !self.no_smooth,
+                penalty: self.penalty,
+                ..base.pagelevel
+            },
+            fallback: !self.no_fallback,
             ..base
         }
     }
@@ -175,7 +235,7 @@ pub struct TemplateArgs {
 /// Run `templex template`.
 pub fn run(args: TemplateArgs) -> Result<ExitCode> {
     let opened = args.source.open(&args.page)?;
-    let config = args.method.config();
+    let config = args.method.try_config()?;
     let result = extract_template(opened.source.as_ref(), &opened.page_url, &config)
         .with_context(|| format!("cannot load key page {}", opened.page_url))?;
     for note in &result.notes {
@@ -202,6 +262,14 @@ pub fn run(args: TemplateArgs) -> Result<ExitCode> {
                 !result.is_template(id)
             });
             w.write_all(text.as_bytes())?;
+        }
+        TemplateFormat::Segments => {
+            if result.segments.is_empty() {
+                anyhow::bail!(
+                    "no segments: --format segments needs --method pagelevel (or a page-level fallback)"
+                );
+            }
+            serde_json::to_writer_pretty(&mut w, &result.segments)?;
         }
     }
     writeln!(w)?;

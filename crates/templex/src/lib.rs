@@ -13,6 +13,7 @@
 //! Later stages (finding sibling pages that share a template, mapping DOM trees, extracting
 //! content, writing outputs) build on these.
 
+pub mod cluster;
 pub mod dom;
 pub mod eval;
 pub mod extract;

@@ -60,12 +60,22 @@ fn page_without_template_and_siblings_of_other_templates() {
         .base_url()
         .join("print/garden-guide-print.html")
         .unwrap();
-    let r = extract_template(&source, &url, &TemplateConfig::default()).unwrap();
+    let no_fallback = TemplateConfig {
+        fallback: false,
+        ..TemplateConfig::default()
+    };
+    let r = extract_template(&source, &url, &no_fallback).unwrap();
     assert!(
         r.template.iter().all(|t| !t),
         "no template without siblings"
     );
     assert!(!r.notes.is_empty());
+    assert!(!r.fallback);
+    // By default PAGELEVEL steps in, and says so.
+    let r = extract_template(&source, &url, &TemplateConfig::default()).unwrap();
+    assert!(r.fallback);
+    assert_eq!(r.method, templex::template::Method::PageLevel);
+    assert!(r.notes.iter().any(|n| n.contains("PAGELEVEL")));
     // The compost guide links the print page; it must not join (or empty) the template.
     let url = source.base_url().join("garden/compost-guide.html").unwrap();
     let r = extract_template(&source, &url, &TemplateConfig::default()).unwrap();

@@ -57,6 +57,12 @@ pub struct PageRow {
     pub template: Prf,
     /// Content-class scores (all 0 on error).
     pub content: Prf,
+    /// Template class over visible words (the page-level paper's "Text" measure).
+    #[serde(default)]
+    pub template_words: Prf,
+    /// Template class over links (the page-level paper's "Links" measure).
+    #[serde(default)]
+    pub template_links: Prf,
     /// Element descendants of `<body>`.
     pub body_elements: usize,
     /// Body elements outside the gold content.
@@ -82,6 +88,8 @@ impl PageRow {
             url: None,
             template: Prf::default(),
             content: Prf::default(),
+            template_words: Prf::default(),
+            template_links: Prf::default(),
             body_elements: 0,
             gold_template: 0,
             predicted_template: 0,
@@ -101,6 +109,8 @@ impl PageRow {
     fn set_score(&mut self, s: &PageScore) {
         self.template = s.template;
         self.content = s.content;
+        self.template_words = s.template_words;
+        self.template_links = s.template_links;
         self.body_elements = s.body_elements;
         self.gold_template = s.gold_template;
         self.predicted_template = s.predicted_template;
@@ -130,6 +140,12 @@ pub struct MacroScores {
     pub template: MeanPrf,
     /// Content class, over all key pages.
     pub content: MeanPrf,
+    /// Template class over words, over all key pages.
+    #[serde(default)]
+    pub template_words: MeanPrf,
+    /// Template class over links, over all key pages.
+    #[serde(default)]
+    pub template_links: MeanPrf,
     /// Mean pages loaded, over key pages the detector finished.
     pub mean_loads: f64,
     /// Median pages loaded, over key pages the detector finished.
@@ -168,6 +184,16 @@ impl MacroScores {
                 precision: mean(&|r| r.content.precision),
                 recall: mean(&|r| r.content.recall),
                 f1: mean(&|r| r.content.f1),
+            },
+            template_words: MeanPrf {
+                precision: mean(&|r| r.template_words.precision),
+                recall: mean(&|r| r.template_words.recall),
+                f1: mean(&|r| r.template_words.f1),
+            },
+            template_links: MeanPrf {
+                precision: mean(&|r| r.template_links.precision),
+                recall: mean(&|r| r.template_links.recall),
+                f1: mean(&|r| r.template_links.f1),
             },
             mean_loads: mean_of(&loads),
             median_loads: median_of(loads),
@@ -307,6 +333,16 @@ impl fmt::Display for EvalReport {
             f,
             "{:<label_w$}  {:>5} {:>5} {:>5}  {:>5} {:>5} {:>5}  {:>5.1} {:>8.1}",
             "median", "", "", "", "", "", "", m.median_loads, m.median_ms
+        )?;
+        writeln!(
+            f,
+            "template class by words P/R/F1 {:.3} {:.3} {:.3}, by links {:.3} {:.3} {:.3} (macro)",
+            m.template_words.precision,
+            m.template_words.recall,
+            m.template_words.f1,
+            m.template_links.precision,
+            m.template_links.recall,
+            m.template_links.f1
         )?;
         for r in &self.rows {
             if let Some(e) = &r.error {

@@ -67,6 +67,13 @@ pub struct PageScore {
     pub gold_template: usize,
     /// Body elements predicted template.
     pub predicted_template: usize,
+    /// Template class measured on visible text words instead of elements (the page-level
+    /// paper's "Text" measure): a word is predicted template when its element is.
+    #[serde(default)]
+    pub template_words: Prf,
+    /// Template class measured on links (`<a href>` elements; the paper's "Links").
+    #[serde(default)]
+    pub template_links: Prf,
 }
 
 /// Score a prediction against the gold standard on one page.
@@ -109,13 +116,69 @@ pub fn score(doc: &Document, predicted_template: &[bool], gold_content: &[bool])
             }
         }
     }
+    let (template_words, template_links) = words_and_links(doc, predicted_template, gold_content);
     PageScore {
         template: Prf::from_counts(t_tp, t_fp, t_fn),
         content: Prf::from_counts(c_tp, c_fp, c_fn),
         body_elements,
         gold_template,
         predicted_template: n_predicted,
+        template_words,
+        template_links,
     }
+}
+
+/// Template-class scores over the body's visible words and its links.
+fn words_and_links(doc: &Document, predicted: &[bool], gold_content: &[bool]) -> (Prf, Prf) {
+    use markup5ever::local_name;
+    let at = |v: &[bool], i: usize| v.get(i).copied().unwrap_or(false);
+    let mut words = [0usize; 3]; // tp, fp, fn
+    let mut links = [0usize; 3];
+    let tally = |c: &mut [usize; 3], pred: bool, gold: bool, n: usize| match (pred, gold) {
+        (true, true) => c[0] += n,
+        (true, false) => c[1] += n,
+        (false, true) => c[2] += n,
+        _ => {}
+    };
+    let Some(body) = doc.body() else {
+        return (Prf::default(), Prf::default());
+    };
+    let mut hidden_until = 0u32;
+    for id in doc.descendants(body) {
+        if id.0 < hidden_until {
+            continue;
+        }
+        if let Some(e) = doc.element(id) {
+            if crate::extract::is_invisible(&e.name.local) {
+                hidden_until = doc.node(id).end.0;
+                continue;
+            }
+            if e.is(&local_name!("a")) && e.attr("href").is_some() {
+                tally(
+                    &mut links,
+                    at(predicted, id.index()),
+                    !at(gold_content, id.index()),
+                    1,
+                );
+            }
+        } else if let Some(t) = doc.text(id) {
+            let n = t.split_whitespace().count();
+            if n > 0 {
+                // Text follows its element: elements are what every detector marks.
+                let owner = doc.parent(id).unwrap_or(id);
+                tally(
+                    &mut words,
+                    at(predicted, owner.index()),
+                    !at(gold_content, owner.index()),
+                    n,
+                );
+            }
+        }
+    }
+    (
+        Prf::from_counts(words[0], words[1], words[2]),
+        Prf::from_counts(links[0], links[1], links[2]),
+    )
 }
 
 #[cfg(test)]

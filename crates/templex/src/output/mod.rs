@@ -172,6 +172,10 @@ pub fn template_html(doc: &Document, template: &[bool], page_url: &Url) -> Strin
 pub struct TemplateReport {
     /// The key page.
     pub key_url: String,
+    /// The method that produced the template.
+    pub method: crate::template::Method,
+    /// Whether PAGELEVEL stepped in for a site-level method that found no evidence.
+    pub fallback: bool,
     /// Pages of the complete subdigraph the template was computed from.
     pub cs_pages: Vec<String>,
     /// Siblings refused by the template guard.
@@ -190,6 +194,9 @@ pub struct TemplateReport {
     pub timings_ms: TimingsMs,
     /// Notes (fallbacks, small CS).
     pub notes: Vec<String>,
+    /// Page-level segments (PAGELEVEL only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub segments: Vec<crate::pagelevel::Segment>,
 }
 
 /// Phase timings in milliseconds.
@@ -224,6 +231,8 @@ pub fn template_report(r: &TemplateResult) -> TemplateReport {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     TemplateReport {
         key_url: r.key_url.to_string(),
+        method: r.method,
+        fallback: r.fallback,
         cs_pages: r.cs_pages.iter().map(Url::to_string).collect(),
         rejected_pages: r.rejected.iter().map(Url::to_string).collect(),
         pages_loaded: r.loads.attempts,
@@ -238,5 +247,6 @@ pub fn template_report(r: &TemplateResult) -> TemplateReport {
             total: ms(r.timings.total),
         },
         notes: r.notes.clone(),
+        segments: r.segments.clone(),
     }
 }

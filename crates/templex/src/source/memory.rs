@@ -70,4 +70,14 @@ impl PageSource for MemorySource {
     fn stats(&self) -> LoadStats {
         self.counter.stats()
     }
+
+    fn page_urls(&self) -> Option<Vec<Url>> {
+        let mut urls: Vec<Url> = self
+            .pages
+            .keys()
+            .filter_map(|k| Url::parse(k).ok())
+            .collect();
+        urls.sort();
+        Some(urls)
+    }
 }

@@ -297,6 +297,15 @@ impl PageSource for MirrorSource {
     fn canonical_url(&self, url: &Url) -> Url {
         MirrorSource::canonical_url(self, url)
     }
+
+    fn page_urls(&self) -> Option<Vec<Url>> {
+        Some(
+            self.html_files()
+                .iter()
+                .filter_map(|p| self.url_for_path(p))
+                .collect(),
+        )
+    }
 }
 
 fn host_key(url: &Url) -> String {

@@ -167,6 +167,13 @@ pub trait PageSource: Send + Sync {
         u.set_fragment(None);
         u
     }
+
+    /// Every page URL the source holds, when it can list them (a mirror, a WARC file, memory);
+    /// `None` for the live web, where pages are found by following links. Listing does not
+    /// count as loading.
+    fn page_urls(&self) -> Option<Vec<Url>> {
+        None
+    }
 }
 
 impl<S: PageSource + ?Sized> PageSource for &S {
@@ -182,6 +189,9 @@ impl<S: PageSource + ?Sized> PageSource for &S {
     fn canonical_url(&self, url: &Url) -> Url {
         (**self).canonical_url(url)
     }
+    fn page_urls(&self) -> Option<Vec<Url>> {
+        (**self).page_urls()
+    }
 }
 
 impl<S: PageSource + ?Sized> PageSource for Box<S> {
@@ -196,6 +206,9 @@ impl<S: PageSource + ?Sized> PageSource for Box<S> {
     }
     fn canonical_url(&self, url: &Url) -> Url {
         (**self).canonical_url(url)
+    }
+    fn page_urls(&self) -> Option<Vec<Url>> {
+        (**self).page_urls()
     }
 }
 

@@ -358,6 +358,10 @@ impl PageSource for WarcSource {
         self.counter.stats()
     }
 
+    fn page_urls(&self) -> Option<Vec<Url>> {
+        Some(self.urls().cloned().collect())
+    }
+
     /// The record URI the page is stored under (after redirects), so that `http`/`https`
     /// and trailing-slash variants of one page are one page.
     fn canonical_url(&self, url: &Url) -> Url {

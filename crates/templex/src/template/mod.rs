@@ -11,6 +11,7 @@
 //!   classes on every page (`div.entry-content`, `h1.title`) holds different text on each
 //!   page, so it stays content — which is what users and the gold standard mean.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -19,6 +20,7 @@ use url::Url;
 use crate::dom::{Document, NodeId};
 use crate::extract::{ContentConfig, page_content};
 use crate::mapping::{Equality, MapIndex, Mapping, etdm};
+use crate::pagelevel::{Model, PageLevelConfig, Segment, SiteLevel, SiteLevelConfig};
 use crate::siblings::cs::{CsConfig, LinkOrder, StopReason, find_complete_subdigraph};
 use crate::source::{LoadError, LoadStats, PageSource};
 
@@ -33,7 +35,7 @@ pub enum TemplateRule {
     TextEvidence,
 }
 
-/// Which site-level method to run.
+/// Which method finds the template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Method {
@@ -42,6 +44,23 @@ pub enum Method {
     /// HybEx: page-level main-content detection first; the detected content can never be
     /// template, then the CS mappings vote.
     HybEx,
+    /// SITELEVEL: fragments that recur on many sampled pages of the site are template
+    /// ([`crate::pagelevel::sitelevel`]).
+    SiteLevel,
+    /// PAGELEVEL: the key page alone, classified and smoothed ([`crate::pagelevel`]).
+    PageLevel,
+}
+
+impl Method {
+    /// The method's name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::TemEx => "temex",
+            Method::HybEx => "hybex",
+            Method::SiteLevel => "sitelevel",
+            Method::PageLevel => "pagelevel",
+        }
+    }
 }
 
 /// Settings of [`extract_template`].
@@ -73,6 +92,19 @@ pub struct TemplateConfig {
     pub time_budget: Duration,
     /// Consecutive loads without CS growth before the search gives up.
     pub patience: usize,
+    /// SITELEVEL settings.
+    pub sitelevel: SiteLevelConfig,
+    /// Pages of the site SITELEVEL samples (besides the key page).
+    pub site_pages: usize,
+    /// Seed of SITELEVEL's page sample.
+    pub seed: u64,
+    /// PAGELEVEL settings.
+    pub pagelevel: PageLevelConfig,
+    /// PAGELEVEL's classifier; `None` uses the built-in model.
+    pub model: Option<Arc<Model>>,
+    /// When TemEx or HybEx finds no sibling sharing the key page's template, detect it
+    /// page-level instead of returning an empty template.
+    pub fallback: bool,
 }
 
 impl Default for TemplateConfig {
@@ -100,6 +132,28 @@ impl TemplateConfig {
             max_links: cs.max_links,
             time_budget: cs.time_budget,
             patience: cs.patience,
+            sitelevel: SiteLevelConfig::default(),
+            site_pages: 50,
+            seed: 1,
+            pagelevel: PageLevelConfig::default(),
+            model: None,
+            fallback: true,
+        }
+    }
+
+    /// SITELEVEL over a sample of the site's pages.
+    pub fn sitelevel() -> Self {
+        TemplateConfig {
+            method: Method::SiteLevel,
+            ..TemplateConfig::temex()
+        }
+    }
+
+    /// PAGELEVEL on the key page alone.
+    pub fn pagelevel() -> Self {
+        TemplateConfig {
+            method: Method::PageLevel,
+            ..TemplateConfig::temex()
         }
     }
 
@@ -113,6 +167,11 @@ impl TemplateConfig {
             votes: Some(2),
             ..TemplateConfig::temex()
         }
+    }
+
+    /// The PAGELEVEL classifier in use.
+    pub fn model(&self) -> &Model {
+        self.model.as_deref().unwrap_or_else(|| Model::builtin())
     }
 
     fn cs_config(&self) -> CsConfig {
@@ -145,6 +204,12 @@ pub struct Timings {
 /// The template of a key page.
 #[derive(Debug)]
 pub struct TemplateResult {
+    /// The method that produced the template (PAGELEVEL when a site-level method fell back).
+    pub method: Method,
+    /// Whether the configured site-level method found no evidence and PAGELEVEL stepped in.
+    pub fallback: bool,
+    /// Page-level segments (PAGELEVEL only): subtrees sharing one smoothed score.
+    pub segments: Vec<Segment>,
     /// The key page URL (after redirects).
     pub key_url: Url,
     /// The parsed key page.
@@ -175,12 +240,38 @@ impl TemplateResult {
     pub fn template_elements(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.doc.elements().filter(|e| self.template[e.index()])
     }
+
+    /// The key page's content as a keep mask, and the name of the method behind it: what
+    /// the template does not claim when the site gave evidence (siblings or a page sample);
+    /// otherwise the page-level main-content extractor's choice, which beats a page-level
+    /// template guess at finding the content.
+    pub fn content_mask(&self, config: &ContentConfig) -> (Vec<bool>, &'static str) {
+        let site_evidence = match self.method {
+            Method::TemEx | Method::HybEx => !self.cs_pages.is_empty(),
+            Method::SiteLevel => self.template.iter().any(|t| *t),
+            Method::PageLevel => !self.fallback,
+        };
+        if !site_evidence {
+            return (page_content(&self.doc, config).keep, "page-level");
+        }
+        let name = match self.method {
+            Method::TemEx => "site-temex",
+            Method::HybEx => "site-hybex",
+            Method::SiteLevel => "site-sitelevel",
+            Method::PageLevel => "pagelevel",
+        };
+        (
+            crate::extract::non_template_mask(&self.doc, &self.template),
+            name,
+        )
+    }
 }
 
-/// Extract the template of the page at `key_url`, loading its siblings from `source`.
+/// Extract the template of the page at `key_url` with the configured method, loading what
+/// the method needs (siblings, a sample of the site, or nothing more) from `source`.
 ///
 /// Fails only if the key page itself cannot be loaded; a key page without usable siblings
-/// yields an empty template and a note.
+/// falls back to PAGELEVEL (or, with `fallback` off, yields an empty template), with a note.
 pub fn extract_template(
     source: &dyn PageSource,
     key_url: &Url,
@@ -191,6 +282,167 @@ pub fn extract_template(
     let page = source.load(key_url)?;
     let doc = page.parse();
     let key_page = t0.elapsed();
+    let mut result = match config.method {
+        Method::TemEx | Method::HybEx => {
+            mapping_template(source, &page.final_url, doc, key_page, config)
+        }
+        Method::SiteLevel => sitelevel_template(source, &page.final_url, doc, key_page, config),
+        Method::PageLevel => pagelevel_template(&page.final_url, doc, key_page, config),
+    };
+    let after = source.stats();
+    result.loads = LoadStats {
+        attempts: after.attempts - before.attempts,
+        loaded: after.loaded - before.loaded,
+    };
+    result.timings.total = t0.elapsed();
+    Ok(result)
+}
+
+/// A result without siblings (the page-level and sample-based methods).
+fn lone_result(
+    method: Method,
+    key_url: &Url,
+    doc: Document,
+    template: Vec<bool>,
+    key_page: Duration,
+) -> TemplateResult {
+    TemplateResult {
+        method,
+        fallback: false,
+        segments: Vec::new(),
+        key_url: key_url.clone(),
+        doc,
+        template,
+        cs_pages: Vec::new(),
+        rejected: Vec::new(),
+        stop: StopReason::NoLinks,
+        loads: LoadStats::default(),
+        timings: Timings {
+            key_page,
+            ..Timings::default()
+        },
+        notes: Vec::new(),
+    }
+}
+
+/// PAGELEVEL on the key page with the built-in model.
+fn pagelevel_template(
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+) -> TemplateResult {
+    let t = Instant::now();
+    let r = crate::pagelevel::detect(&doc, Some(key_url), config.model(), &config.pagelevel);
+    let mut result = lone_result(Method::PageLevel, key_url, doc, r.template, key_page);
+    result.segments = r.segments;
+    result.timings.mapping = t.elapsed();
+    result
+}
+
+/// SITELEVEL: hash the key page and a sample of its site's pages; recurring fragments are
+/// template.
+fn sitelevel_template(
+    source: &dyn PageSource,
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+) -> TemplateResult {
+    let t = Instant::now();
+    let (sample, note) = site_sample(source, key_url, &doc, config.site_pages, config.seed);
+    let mut freq = SiteLevel::new();
+    freq.add(&doc);
+    for d in &sample {
+        freq.add(d);
+    }
+    let siblings = t.elapsed();
+    let t2 = Instant::now();
+    let template = freq.template_mask(&doc, &config.sitelevel);
+    let mut result = lone_result(Method::SiteLevel, key_url, doc, template, key_page);
+    result.timings.siblings = siblings;
+    result.timings.mapping = t2.elapsed();
+    result.notes.extend(note);
+    if sample.is_empty() {
+        result
+            .notes
+            .push("no other page of the site could be loaded: no template".into());
+    }
+    result
+}
+
+/// Up to `n` other pages of the key page's site that share its template (their template
+/// fingerprints are similar, [`crate::cluster`]), out of at most `n` loads: first the pages
+/// the key page links to (menus lead to pages of the same template), then a seeded sample of
+/// the pages the source can list, else pages found by following links breadth-first.
+pub fn site_sample(
+    source: &dyn PageSource,
+    key_url: &Url,
+    key_doc: &Document,
+    n: usize,
+    seed: u64,
+) -> (Vec<Document>, Option<String>) {
+    use crate::cluster::{ClusterConfig, Fingerprint};
+    use crate::links::{extract_links, same_site};
+    let similarity = ClusterConfig::default().similarity;
+    let key_print = Fingerprint::of(key_doc);
+    let key = source.canonical_url(key_url);
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(key.to_string());
+    let site_links = |doc: &Document, url: &Url| -> Vec<Url> {
+        extract_links(doc, url)
+            .into_iter()
+            .filter(|l| l.is_site_page())
+            .map(|l| l.url)
+            .collect()
+    };
+    let mut queue: std::collections::VecDeque<Url> = site_links(key_doc, key_url).into();
+    let listed = source.page_urls().map(|urls| {
+        let urls: Vec<Url> = urls.into_iter().filter(|u| same_site(u, key_url)).collect();
+        crate::pagelevel::sitelevel::sample_indices(urls.len(), n, seed)
+            .into_iter()
+            .map(|i| urls[i].clone())
+            .collect::<Vec<_>>()
+    });
+    let follow = listed.is_none();
+    if let Some(listed) = listed {
+        queue.extend(listed);
+    }
+    let (mut docs, mut loads, mut other) = (Vec::new(), 0usize, 0usize);
+    while let Some(url) = queue.pop_front() {
+        if loads >= n {
+            break;
+        }
+        if !seen.insert(source.canonical_url(&url).to_string()) {
+            continue;
+        }
+        loads += 1;
+        let Ok(p) = source.load(&url) else { continue };
+        let d = p.parse();
+        if Fingerprint::of(&d).jaccard(&key_print) < similarity {
+            other += 1;
+            continue;
+        }
+        if follow && queue.len() < 20 * n {
+            queue.extend(site_links(&d, &p.final_url));
+        }
+        docs.push(d);
+    }
+    let note = (other > 0).then(|| {
+        format!("{other} of {loads} sampled pages have another template and were left out")
+    });
+    (docs, note)
+}
+
+/// TemEx / HybEx: siblings in a complete subdigraph, mapped against the key page.
+fn mapping_template(
+    source: &dyn PageSource,
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+) -> TemplateResult {
+    let page_url = key_url;
 
     let t1 = Instant::now();
     let key_index = MapIndex::new(&doc);
@@ -202,8 +454,7 @@ pub fn extract_template(
         let dice = 2.0 * mapped as f64 / (key_body + body_elements(other)).max(1) as f64;
         (dice >= config.guard).then_some((m, dice))
     };
-    let outcome =
-        find_complete_subdigraph(source, &doc, &page.final_url, &config.cs_config(), &guard);
+    let outcome = find_complete_subdigraph(source, &doc, page_url, &config.cs_config(), &guard);
     let siblings = t1.elapsed();
 
     let t2 = Instant::now();
@@ -228,17 +479,29 @@ pub fn extract_template(
         ));
     }
     let mappings: Vec<&Mapping> = used.iter().map(|p| &p.data.0).collect();
+    let mut method = config.method;
+    let mut segments = Vec::new();
     let template = if mappings.is_empty() {
         notes.push(match outcome.stop {
-            StopReason::NoLinks => "key page has no usable same-site links: no template".into(),
+            StopReason::NoLinks => "key page has no usable same-site links".into(),
             _ => format!(
-                "no sibling page shares the key page's template ({} loaded, {} refused by the guard, {} failed): no template",
+                "no sibling page shares the key page's template ({} loaded, {} refused by the guard, {} failed)",
                 outcome.rejected.len() + outcome.others.len() + outcome.failed.len(),
                 outcome.rejected.len(),
                 outcome.failed.len()
             ),
         });
-        vec![false; doc.len()]
+        if config.fallback {
+            let r =
+                crate::pagelevel::detect(&doc, Some(page_url), config.model(), &config.pagelevel);
+            notes.push("page-level detection instead (PAGELEVEL fallback)".into());
+            method = Method::PageLevel;
+            segments = r.segments;
+            r.template
+        } else {
+            notes.push("no template".into());
+            vec![false; doc.len()]
+        }
     } else {
         if mappings.len() < config.cs_size && outcome.others.is_empty() {
             notes.push(format!(
@@ -278,26 +541,25 @@ pub fn extract_template(
         template
     };
     let mapping = t2.elapsed();
-    let after = source.stats();
-    Ok(TemplateResult {
-        key_url: page.final_url.clone(),
+    TemplateResult {
+        fallback: method != config.method,
+        method,
+        segments,
+        key_url: page_url.clone(),
         template,
         cs_pages: used.iter().map(|p| p.url.clone()).collect(),
         rejected: outcome.rejected,
         stop: outcome.stop,
-        loads: LoadStats {
-            attempts: after.attempts - before.attempts,
-            loaded: after.loaded - before.loaded,
-        },
+        loads: LoadStats::default(),
         timings: Timings {
             key_page,
             siblings,
             mapping,
-            total: t0.elapsed(),
+            total: Duration::ZERO,
         },
         notes,
         doc,
-    })
+    }
 }
 
 /// Element descendants of `<body>`: the scoring unit and the guard's size measure.

@@ -1,0 +1,357 @@
+//! SITELEVEL(θ) (page-level paper, §3 and §5.1): over a set of pages of one site, a node
+//! whose hash — its tag path plus its whole subtree's labels and text — occurs on at least a
+//! θ fraction of the pages is template; so is every element with more than 85 % of its HTML
+//! inside such nodes.
+//!
+//! The frequent hashes are the learned template of a page cluster: [`SiteLevel::model`] keeps
+//! only them, so that applying a learned template to a new page is one hashing pass.
+
+use std::collections::BTreeSet;
+use std::hash::BuildHasher;
+
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use serde::{Deserialize, Serialize};
+
+use crate::dom::{Document, NodeData, NodeId};
+
+/// Settings of SITELEVEL.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SiteLevelConfig {
+    /// A node hash occurring on at least this fraction of the pages is template (the paper's
+    /// θ; it used 10 % over whole sites; over pages of one template cluster 70 % does best on
+    /// the dev gold, BENCHMARKS.md).
+    pub theta: f64,
+    /// An element with more than this share of its HTML inside template nodes is template
+    /// too (the paper's 85 %).
+    pub cover: f64,
+    /// A hash must occur on at least this many pages, whatever θ says: with two pages and
+    /// θ = 0.1 a single page would otherwise make everything template.
+    pub min_pages: usize,
+}
+
+impl Default for SiteLevelConfig {
+    fn default() -> Self {
+        SiteLevelConfig {
+            theta: 0.7,
+            cover: 0.85,
+            min_pages: 2,
+        }
+    }
+}
+
+/// Hash of every node: its tag path from the root and its subtree (labels, trimmed text,
+/// ordered children). Equal hashes mean "the same fragment at the same place".
+pub fn node_hashes(doc: &Document) -> Vec<u64> {
+    let sig = doc.signatures();
+    sig.path
+        .iter()
+        .zip(&sig.subtree)
+        .map(|(p, s)| FxBuildHasher.hash_one((*p, *s)))
+        .collect()
+}
+
+/// Approximate serialized HTML length of every node's subtree (tags, attributes, text,
+/// comments), computed bottom-up in one pass: the measure of the 85 % rule.
+pub fn html_lengths(doc: &Document) -> Vec<u64> {
+    let mut len = vec![0u64; doc.len()];
+    for id in doc.ids().rev() {
+        let own = match &doc.node(id).data {
+            NodeData::Element(e) => {
+                let tag = e.name.local.len() as u64;
+                let attrs: u64 = e
+                    .attrs
+                    .iter()
+                    .map(|a| 4 + a.name.local.len() as u64 + a.value.len() as u64)
+                    .sum();
+                let end = if crate::dom::is_void(&e.name.local) {
+                    0
+                } else {
+                    3 + tag
+                };
+                2 + tag + attrs + end
+            }
+            NodeData::Text(r) => (r.end - r.start) as u64,
+            NodeData::Comment(r) => 7 + (r.end - r.start) as u64,
+            _ => 0,
+        };
+        len[id.index()] += own;
+        if let Some(p) = doc.parent(id) {
+            len[p.index()] += len[id.index()];
+        }
+    }
+    len
+}
+
+/// Document frequencies of node hashes over a set of pages (SITELEVEL's first pass).
+#[derive(Debug, Clone, Default)]
+pub struct SiteLevel {
+    pages: usize,
+    df: FxHashMap<u64, u32>,
+}
+
+impl SiteLevel {
+    /// An empty page set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Count the distinct node hashes of one page.
+    pub fn add(&mut self, doc: &Document) {
+        self.add_hashes(&node_hashes(doc));
+    }
+
+    /// Count a page given its [`node_hashes`] (when the caller needs them anyway).
+    pub fn add_hashes(&mut self, hashes: &[u64]) {
+        let distinct: FxHashSet<u64> = hashes.iter().copied().collect();
+        for h in distinct {
+            *self.df.entry(h).or_insert(0) += 1;
+        }
+        self.pages += 1;
+    }
+
+    /// Pages counted.
+    pub fn pages(&self) -> usize {
+        self.pages
+    }
+
+    /// On how many pages a hash occurs.
+    pub fn frequency(&self, hash: u64) -> u32 {
+        self.df.get(&hash).copied().unwrap_or(0)
+    }
+
+    /// The smallest page count that makes a hash template under `config`.
+    pub fn threshold(&self, config: &SiteLevelConfig) -> u32 {
+        let by_theta = (config.theta * self.pages as f64 - 1e-9).ceil().max(1.0) as u32;
+        by_theta.max(config.min_pages as u32)
+    }
+
+    /// The learned template: the frequent hashes only, ready to apply to any page.
+    pub fn model(&self, config: &SiteLevelConfig) -> SiteLevelModel {
+        let t = self.threshold(config);
+        let hashes: BTreeSet<u64> = self
+            .df
+            .iter()
+            .filter(|(_, df)| **df >= t)
+            .map(|(h, _)| *h)
+            .collect();
+        SiteLevelModel {
+            pages: self.pages,
+            cover: config.cover,
+            hashes: hashes.into_iter().collect(),
+        }
+    }
+
+    /// Template mask of a page under `config` (the page may or may not have been counted).
+    pub fn template_mask(&self, doc: &Document, config: &SiteLevelConfig) -> Vec<bool> {
+        let t = self.threshold(config);
+        let hashes = node_hashes(doc);
+        let frequent: Vec<bool> = hashes.iter().map(|h| self.frequency(*h) >= t).collect();
+        cover_rule(doc, &frequent, config.cover)
+    }
+}
+
+/// A learned SITELEVEL template: the set of frequent node hashes of a page cluster.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SiteLevelModel {
+    /// Pages the template was learned from.
+    pub pages: usize,
+    /// The 85 % rule's share.
+    pub cover: f64,
+    /// Frequent node hashes, sorted (binary search).
+    pub hashes: Vec<u64>,
+}
+
+impl SiteLevelModel {
+    /// Template mask of a page: nodes whose hash is frequent, plus the 85 % rule.
+    pub fn template_mask(&self, doc: &Document) -> Vec<bool> {
+        let frequent: Vec<bool> = node_hashes(doc)
+            .iter()
+            .map(|h| self.hashes.binary_search(h).is_ok())
+            .collect();
+        cover_rule(doc, &frequent, self.cover)
+    }
+
+    /// Share of the page's nodes the template knows: how well a page fits this template.
+    pub fn fit(&self, doc: &Document) -> f64 {
+        let hashes = node_hashes(doc);
+        if hashes.is_empty() {
+            return 0.0;
+        }
+        let known = hashes
+            .iter()
+            .filter(|h| self.hashes.binary_search(h).is_ok())
+            .count();
+        known as f64 / hashes.len() as f64
+    }
+}
+
+/// Frequent nodes and everything inside them are template; an element whose HTML is more
+/// than `cover` inside frequent subtrees is template too. The document node, `<html>` and
+/// `<body>` are never template (they hold the whole page).
+pub fn cover_rule(doc: &Document, frequent: &[bool], cover: f64) -> Vec<bool> {
+    let n = doc.len();
+    let len = html_lengths(doc);
+    // Covered HTML of a subtree: all of it under a frequent node, else the children's.
+    let mut covered = vec![0u64; n];
+    let mut inside = vec![false; n];
+    for id in doc.ids() {
+        let i = id.index();
+        inside[i] = frequent[i] || doc.parent(id).is_some_and(|p| inside[p.index()]);
+    }
+    for id in doc.ids().rev() {
+        let i = id.index();
+        if frequent[i] {
+            covered[i] = len[i];
+        }
+        if let Some(p) = doc.parent(id) {
+            if !frequent[p.index()] {
+                covered[p.index()] += covered[i];
+            }
+        }
+    }
+    let mut template = vec![false; n];
+    for id in doc.ids() {
+        let i = id.index();
+        // The document, <html> and <body> hold the whole page: never template themselves.
+        let top = matches!(doc.node(id).data, NodeData::Document)
+            || Some(id) == doc.html()
+            || Some(id) == doc.body();
+        template[i] = !top
+            && (inside[i] || (len[i] > 0 && covered[i] as f64 > cover * len[i] as f64))
+            && !matches!(doc.node(id).data, NodeData::Doctype { .. });
+    }
+    // An element the 85 % rule marks keeps its uncovered parts (the < 15 %) as they are:
+    // the rule labels the container, not the content it tolerates.
+    template
+}
+
+/// Pick `k` items out of `n` deterministically and spread out (a seeded shuffle), for
+/// sampling pages of a site.
+pub fn sample_indices(n: usize, k: usize, seed: u64) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+    // Fisher–Yates with splitmix64: reproducible across platforms and releases.
+    for i in (1..n).rev() {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        let j = (z % (i as u64 + 1)) as usize;
+        idx.swap(i, j);
+    }
+    idx.truncate(k.min(n));
+    idx.sort_unstable();
+    idx
+}
+
+/// A stable 64-bit hash of a string (site names, cluster keys).
+pub fn stable_hash(s: &str) -> u64 {
+    FxBuildHasher.hash_one(s)
+}
+
+/// Ids of the body's element descendants that the mask marks template.
+pub fn template_elements(doc: &Document, template: &[bool]) -> Vec<NodeId> {
+    doc.elements().filter(|e| template[e.index()]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse_str;
+
+    fn page(body: &str) -> Document {
+        parse_str(&format!(
+            "<html><head><title>t</title></head><body><nav><a href=/a>A</a><a href=/b>B</a></nav>{body}<footer>(c) 2024 Example</footer></body></html>"
+        ))
+    }
+
+    #[test]
+    fn repeated_fragments_are_template() {
+        let pages = [
+            page("<div id=main><p>First article text.</p></div>"),
+            page("<div id=main><p>Second one, different.</p></div>"),
+            page("<div id=main><p>Third page.</p></div>"),
+        ];
+        let mut s = SiteLevel::new();
+        for p in &pages {
+            s.add(p);
+        }
+        let cfg = SiteLevelConfig {
+            theta: 0.5,
+            ..Default::default()
+        };
+        let doc = &pages[0];
+        let mask = s.template_mask(doc, &cfg);
+        let by_tag = |t: &str| {
+            doc.elements()
+                .find(|e| doc.tag(*e).is_some_and(|x| &**x == t))
+                .unwrap()
+        };
+        assert!(mask[by_tag("nav").index()]);
+        assert!(mask[by_tag("footer").index()]);
+        assert!(!mask[by_tag("p").index()]);
+        assert!(!mask[by_tag("div").index()]);
+        assert!(!mask[doc.body().unwrap().index()]);
+        // The learned model gives the same mask.
+        assert_eq!(s.model(&cfg).template_mask(doc), mask);
+    }
+
+    #[test]
+    fn cover_rule_marks_mostly_template_wrappers() {
+        let long = "x".repeat(400);
+        let pages: Vec<Document> = (0..3)
+            .map(|i| {
+                parse_str(&format!(
+                    "<body><div id=side><ul><li>{long}</li></ul><span>{i}</span></div><p>{i} body</p></body>"
+                ))
+            })
+            .collect();
+        let mut s = SiteLevel::new();
+        pages.iter().for_each(|p| s.add(p));
+        let cfg = SiteLevelConfig {
+            theta: 1.0,
+            ..Default::default()
+        };
+        let doc = &pages[1];
+        let mask = s.template_mask(doc, &cfg);
+        let side = doc
+            .elements()
+            .find(|e| doc.element(*e).unwrap().id() == Some("side"))
+            .unwrap();
+        // The wrapper differs per page (its span), but 85 %+ of it is the repeated list.
+        assert!(mask[side.index()]);
+        let p = doc
+            .elements()
+            .find(|e| doc.tag(*e).is_some_and(|t| &**t == "p"))
+            .unwrap();
+        assert!(!mask[p.index()]);
+    }
+
+    #[test]
+    fn thresholds() {
+        let mut s = SiteLevel::new();
+        for _ in 0..10 {
+            s.add_hashes(&[1, 2]);
+        }
+        let cfg = SiteLevelConfig {
+            theta: 0.1,
+            ..SiteLevelConfig::default()
+        };
+        assert_eq!(s.threshold(&cfg), 2);
+        let cfg = SiteLevelConfig { theta: 0.35, ..cfg };
+        assert_eq!(s.threshold(&cfg), 4);
+        assert_eq!(s.frequency(1), 10);
+        assert_eq!(s.frequency(3), 0);
+    }
+
+    #[test]
+    fn sampling_is_deterministic_and_bounded() {
+        let a = sample_indices(100, 10, 7);
+        assert_eq!(a, sample_indices(100, 10, 7));
+        assert_eq!(a.len(), 10);
+        assert!(a.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(sample_indices(5, 10, 1), vec![0, 1, 2, 3, 4]);
+        assert!(sample_indices(0, 3, 1).is_empty());
+    }
+}
