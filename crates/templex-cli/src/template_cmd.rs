@@ -140,6 +140,15 @@ pub struct MethodArgs {
     #[arg(long)]
     pub no_fallback: bool,
 
+    /// TemEx/HybEx: PAGELEVEL breaks ties (a node one vote short is template when the
+    /// page-level detector says so) [default: on for temex, off for hybex].
+    #[arg(long, conflicts_with = "no_prior")]
+    pub prior: bool,
+
+    /// TemEx/HybEx: no PAGELEVEL tie-breaking.
+    #[arg(long)]
+    pub no_prior: bool,
+
     /// PAGELEVEL: the classifier model (JSON from `templex train`) [default: built in].
     #[arg(long, value_name = "FILE")]
     pub model: Option<std::path::PathBuf>,
@@ -201,6 +210,7 @@ impl MethodArgs {
                 ..base.pagelevel
             },
             fallback: !self.no_fallback,
+            prior: (base.prior || self.prior) && !self.no_prior,
             ..base
         }
     }
