@@ -3,6 +3,7 @@
 //! Every subcommand is a thin layer: parse arguments, open a page source, call the library,
 //! print. Errors are one line on stderr and a non-zero exit code.
 
+mod batch_cmd;
 mod content_cmd;
 mod eval_cmd;
 mod input;
@@ -39,6 +40,13 @@ enum Command {
     Eval(eval_cmd::EvalArgs),
     /// Train the page-level templateness classifier from SITELEVEL labels of site mirrors.
     Train(train_cmd::TrainArgs),
+    /// Crawl-scale run: learn templates once per site and template, extract the content of
+    /// every page (WARC files, mirrors, files in; JSON lines out; resumable).
+    Batch(batch_cmd::BatchArgs),
+    /// Inspect and prune the template store that batch runs fill.
+    Store(batch_cmd::StoreArgs),
+    /// Write site mirrors into a WARC file (for tests and benchmarks).
+    Warc(batch_cmd::WarcArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +72,9 @@ fn main() -> ExitCode {
         Command::Content(args) => content_cmd::run(args),
         Command::Eval(args) => eval_cmd::run(args),
         Command::Train(args) => train_cmd::run(args),
+        Command::Batch(args) => batch_cmd::run(args),
+        Command::Store(args) => batch_cmd::run_store(args),
+        Command::Warc(args) => batch_cmd::run_warc(args),
     };
     match result {
         Ok(code) => code,

@@ -13,6 +13,7 @@
 //! Later stages (finding sibling pages that share a template, mapping DOM trees, extracting
 //! content, writing outputs) build on these.
 
+pub mod batch;
 pub mod cluster;
 pub mod dom;
 pub mod eval;
@@ -23,6 +24,7 @@ pub mod output;
 pub mod pagelevel;
 pub mod siblings;
 pub mod source;
+pub mod store;
 pub mod template;
 
 pub use dom::{Document, NodeId};

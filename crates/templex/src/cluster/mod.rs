@@ -128,11 +128,16 @@ pub struct Cluster {
     /// The core: paths on at least `core_share` of the pages (the leader's paths at first).
     pub core: Fingerprint,
     counts: FxHashMap<u64, u32>,
+    /// A cluster known from before (a stored template): its core does not move.
+    frozen: bool,
 }
 
 impl Cluster {
     fn add(&mut self, fp: &Fingerprint, core_share: f64) {
         self.pages += 1;
+        if self.frozen {
+            return;
+        }
         for h in &fp.0 {
             *self.counts.entry(*h).or_insert(0) += 1;
         }
@@ -191,6 +196,18 @@ impl Clusterer {
         };
         self.clusters[k].add(fp, self.config.core_share);
         k
+    }
+
+    /// Add a cluster known from before (e.g. a stored template) with a fixed core; returns
+    /// its index. Pages join it like any other cluster, but its core stays as given.
+    pub fn add_known(&mut self, core: Fingerprint) -> usize {
+        self.clusters.push(Cluster {
+            pages: 0,
+            core,
+            counts: FxHashMap::default(),
+            frozen: true,
+        });
+        self.clusters.len() - 1
     }
 
     /// The clusters, in creation order.

@@ -250,6 +250,11 @@ pub fn stable_hash(s: &str) -> u64 {
     FxBuildHasher.hash_one(s)
 }
 
+/// A stable 64-bit hash of bytes (page bodies).
+pub fn stable_hash_bytes(b: &[u8]) -> u64 {
+    FxBuildHasher.hash_one(b)
+}
+
 /// Ids of the body's element descendants that the mask marks template.
 pub fn template_elements(doc: &Document, template: &[bool]) -> Vec<NodeId> {
     doc.elements().filter(|e| template[e.index()]).collect()

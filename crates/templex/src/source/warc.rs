@@ -1732,6 +1732,22 @@ pub fn write_mirror_to_warc(
     out_path: impl AsRef<Path>,
     gzip: bool,
 ) -> io::Result<usize> {
+    let mut writer = WarcWriter::create(out_path, gzip)?;
+    let prefix = url_prefix.trim().trim_end_matches('/');
+    writer.write_warcinfo(&[("description", &format!("site mirror written as {prefix}/"))])?;
+    let n = append_mirror(&mut writer, dir, url_prefix)?;
+    writer.finish()?;
+    Ok(n)
+}
+
+/// Append every HTML file of a site mirror to an open WARC writer, as
+/// [`write_mirror_to_warc`] does (no `warcinfo` record); for WARCs of several sites.
+/// Returns the number of pages written.
+pub fn append_mirror<W: Write>(
+    writer: &mut WarcWriter<W>,
+    dir: impl AsRef<Path>,
+    url_prefix: &str,
+) -> io::Result<usize> {
     let dir = dir.as_ref();
     let prefix = url_prefix.trim().trim_end_matches('/');
     let base = if prefix.contains("://") {
@@ -1742,8 +1758,6 @@ pub fn write_mirror_to_warc(
     let mut files = Vec::new();
     collect_html_files(dir, &mut Vec::new(), &mut files)?;
     files.sort();
-    let mut writer = WarcWriter::create(out_path, gzip)?;
-    writer.write_warcinfo(&[("description", &format!("site mirror written as {base}/"))])?;
     for segments in &files {
         let rel: PathBuf = segments.iter().collect();
         let body = std::fs::read(dir.join(&rel))?;
@@ -1754,7 +1768,6 @@ pub fn write_mirror_to_warc(
             .join("/");
         writer.write_response(&format!("{base}/{path}"), &body, None)?;
     }
-    writer.finish()?;
     Ok(files.len())
 }
 

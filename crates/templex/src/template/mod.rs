@@ -532,28 +532,16 @@ fn mapping_template(
                 template[i] |= short[i] && pl.template[i];
             }
         }
-        if config.method == Method::HybEx {
-            // The page-level main content is never template — unless the detector picked a
-            // region that holds most of what the site-level mapping calls template (a
-            // wrapper, the body): then the page-level guess is the implausible one.
-            let content = page_content(&doc, &ContentConfig::default());
-            if let Some(root) = content.root {
-                let tpl_total = template.iter().filter(|t| **t).count();
-                let tpl_inside = doc.subtree(root).filter(|i| template[*i as usize]).count();
-                if tpl_inside * 2 <= tpl_total {
-                    for i in doc.subtree(root) {
-                        template[i as usize] = false;
-                    }
-                } else {
-                    // Without the page-level step, HybEx's relaxed vote would let content
-                    // shared by two siblings pass as template: vote as TemEx does.
-                    notes.push(
-                        "page-level content region holds most of the template: ignored, all CS pages must agree"
-                            .into(),
-                    );
-                    template = decide(&doc, &key_index, &mappings, mappings.len(), config.rule);
-                }
-            }
+        if config.method == Method::HybEx
+            && protect_main_content(&doc, &mut template) == Protection::Implausible
+        {
+            // Without the page-level step, HybEx's relaxed vote would let content shared by
+            // two siblings pass as template: vote as TemEx does.
+            notes.push(
+                "page-level content region holds most of the template: ignored, all CS pages must agree"
+                    .into(),
+            );
+            template = decide(&doc, &key_index, &mappings, mappings.len(), config.rule);
         }
         template
     };
@@ -577,6 +565,74 @@ fn mapping_template(
         notes,
         doc,
     }
+}
+
+/// TemEx/HybEx without the search: the template of `doc` from its mappings to pages known
+/// to share its template (a batch cluster's reference pages), taken in the given order until
+/// `config.cs_size` have passed the template guard. Returns the template and how many
+/// references voted (an empty template when none did).
+pub fn template_against(
+    doc: &Document,
+    references: &[&MapIndex<'_>],
+    config: &TemplateConfig,
+) -> (Vec<bool>, usize) {
+    let index = MapIndex::new(doc);
+    let body = body_elements(doc);
+    let mappings: Vec<Mapping> = references
+        .iter()
+        .filter_map(|r| {
+            let m = etdm(&index, r, &config.equality);
+            let mapped = count_mapped_body(doc, &m);
+            let dice = 2.0 * mapped as f64 / (body + body_elements(r.doc)).max(1) as f64;
+            (dice >= config.guard).then_some(m)
+        })
+        .take(config.cs_size.max(1))
+        .collect();
+    if mappings.is_empty() {
+        return (vec![false; doc.len()], 0);
+    }
+    let refs: Vec<&Mapping> = mappings.iter().collect();
+    let needed = config.votes.unwrap_or(refs.len()).clamp(1, refs.len());
+    let mut template = decide(doc, &index, &refs, needed, config.rule);
+    if config.method == Method::HybEx
+        && protect_main_content(doc, &mut template) == Protection::Implausible
+    {
+        template = decide(doc, &index, &refs, refs.len(), config.rule);
+    }
+    (template, refs.len())
+}
+
+/// What [`protect_main_content`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protection {
+    /// The page-level main content was taken out of the template.
+    Applied,
+    /// The detector's region holds most of the template (a wrapper, the body): left alone.
+    Implausible,
+    /// The page has no text to detect content in.
+    NoContent,
+}
+
+/// HybEx's page-level step: the main content the page-level detector finds is never
+/// template — unless that region holds most of what the site-level method calls template,
+/// in which case the page-level guess is the implausible one and nothing changes.
+pub fn protect_main_content(doc: &Document, template: &mut [bool]) -> Protection {
+    let content = page_content(doc, &ContentConfig::default());
+    let Some(root) = content.root else {
+        return Protection::NoContent;
+    };
+    let at = |i: u32| template.get(i as usize).copied().unwrap_or(false);
+    let tpl_total = (0..template.len() as u32).filter(|i| at(*i)).count();
+    let tpl_inside = doc.subtree(root).filter(|i| at(*i)).count();
+    if tpl_inside * 2 > tpl_total {
+        return Protection::Implausible;
+    }
+    for i in doc.subtree(root) {
+        if let Some(t) = template.get_mut(i as usize) {
+            *t = false;
+        }
+    }
+    Protection::Applied
 }
 
 /// Element descendants of `<body>`: the scoring unit and the guard's size measure.

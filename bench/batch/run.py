@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Batch-mode benchmarks: accuracy on the dev gold key pages and crawl throughput.
+
+    cargo build --release -p templex-cli
+    bash bench/peers/setup.sh                      # throwaway venv with the peers
+    bench/peers/.venv/bin/python bench/batch/run.py [--accuracy] [--throughput] [--scales 1,2,4]
+
+--accuracy: `templex batch` over the dev sites' mirrors and `templex content --site` on their
+gold key pages, both scored with the AEB shingle metric against the gold content text (the
+same scorer as bench/peers/run.py's devgold set).
+
+--throughput: a WARC of all site mirrors (`templex warc --data`), repeated under new host
+names for 2x and 4x; for each scale, wall time and peak memory (max RSS) of `templex batch`,
+then trafilatura and resiliparse reading the same WARC (FastWARC) and extracting every page,
+in as many worker processes as templex has threads. Pages per second, same run.
+"""
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent / "peers"))
+import run as peers  # noqa: E402  (the shared scorer and decoder)
+
+
+def templex_bin():
+    return Path(os.environ.get("TEMPLEX_BIN", REPO / "target/release/templex"))
+
+
+def sh(cmd, **kw):
+    peers.log("$ " + " ".join(str(c) for c in cmd))
+    return subprocess.run([str(c) for c in cmd], check=True, **kw)
+
+
+def timed(cmd):
+    """Run a command; return (wall seconds, max RSS MiB of the child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t = time.perf_counter()
+    sh(cmd, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, max(after, before) / 1024.0
+
+
+# ------------------------------------------------------------------------------------------
+# Accuracy
+# ------------------------------------------------------------------------------------------
+
+
+def accuracy(ddir, work, extra=()):
+    binary = templex_bin()
+    gold_jsonl = work / "gold.jsonl"
+    sh([binary, "eval", "--gold", ddir / "gold", "--data", ddir, "--export-content", gold_jsonl])
+    gold = [json.loads(l) for l in gold_jsonl.read_text().splitlines() if l.strip()]
+    golds = {json.loads(f.read_text())["site"]: json.loads(f.read_text()) for f in (ddir / "gold").glob("*.json")}
+
+    # Batch over the dev mirrors, each with its gold URL prefix.
+    out, store = work / "batch.jsonl", work / "batch.sqlite"
+    inputs = [f"{(ddir / g['dir']).resolve()}={g['url_prefixes'][0]}" for g in golds.values()]
+    t = time.perf_counter()
+    sh([binary, "batch", *inputs, "--out", out, "--store", store, "--overwrite", *extra], stderr=subprocess.PIPE)
+    batch_s = time.perf_counter() - t
+    by_path = {}
+    for line in out.read_text().splitlines():
+        r = json.loads(line)
+        by_path[str(Path(r["input"]).resolve())] = r
+    # templex content --site on the key pages (one process per site).
+    site_text = {}
+    for site, g in golds.items():
+        pages = [r for r in gold if r["site"] == site]
+        cmd = [binary, "content", "--site", (ddir / g["dir"]).resolve(), "--url-prefix", *g["url_prefixes"],
+               "--format", "jsonl", "--", *[r["path"] for r in pages]]
+        proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+        for r, line in zip(pages, proc.stdout.splitlines()):
+            site_text[r["path"]] = json.loads(line).get("text") or ""
+    rows, per_b, per_s = [], [], []
+    for r in gold:
+        b = by_path.get(str(Path(r["path"]).resolve()), {})
+        tb = b.get("text") or ""
+        ts = site_text.get(r["path"], "")
+        mb, ms = peers.shingle_match(r["content_text"], tb), peers.shingle_match(r["content_text"], ts)
+        per_b.append(mb)
+        per_s.append(ms)
+        rows.append((r["site"], r["page"], b.get("method"), peers.aeb_scores([mb])["f1"], peers.aeb_scores([ms])["f1"]))
+    sb, ss = peers.aeb_scores(per_b), peers.aeb_scores(per_s)
+    print("\n### Dev gold key pages: batch vs `templex content --site` (AEB metric on gold content text)\n")
+    print("| site | page | batch method | batch F1 | content --site F1 |")
+    print("|---|---|---|---:|---:|")
+    for site, page, m, fb, fs in rows:
+        print(f"| {site} | {page[-40:]} | {m} | {fb:.3f} | {fs:.3f} |")
+    print(f"| **all {len(rows)}** | | | **P {sb['precision']:.3f} R {sb['recall']:.3f} F1 {sb['f1']:.3f}** "
+          f"| **P {ss['precision']:.3f} R {ss['recall']:.3f} F1 {ss['f1']:.3f}** |")
+    print(f"\nbatch over the {len(golds)} dev mirrors ({len(by_path)} pages): {batch_s:.1f} s wall")
+    return {"batch": sb, "content_site": ss, "rows": rows}
+
+
+# ------------------------------------------------------------------------------------------
+# Throughput
+# ------------------------------------------------------------------------------------------
+
+
+def _peer_worker(args):
+    name, warc_path, start, step = args
+    from fastwarc.warc import ArchiveIterator, WarcRecordType
+    extract = peers.make_peer(name, argparse.Namespace(justext_stoplist="english", no_urls=False))
+    n, chars = 0, 0
+    with open(warc_path, "rb") as f:
+        for i, rec in enumerate(ArchiveIterator(f, record_types=WarcRecordType.response, parse_http=True)):
+            if i % step != start:
+                continue
+            html, _ = peers.decode_html(rec.reader.read())
+            url = rec.headers.get("WARC-Target-URI")
+            try:
+                text = extract(html, url) or ""
+            except Exception:  # noqa: BLE001 - a peer's failure is its own
+                text = ""
+            n += 1
+            chars += len(text)
+    return n, chars
+
+
+def peer_throughput(name, warc_path, workers):
+    t = time.perf_counter()
+    with mp.Pool(workers) as pool:
+        parts = pool.map(_peer_worker, [(name, str(warc_path), k, workers) for k in range(workers)])
+    wall = time.perf_counter() - t
+    return sum(p[0] for p in parts), wall
+
+
+def throughput(ddir, work, scales, workers, peer_names):
+    binary = templex_bin()
+    results = []
+    for k in scales:
+        warc = work / f"sites-x{k}.warc.gz"
+        sh([binary, "warc", "--data", ddir, "--copies", k, "--out", warc], stderr=subprocess.DEVNULL)
+        size = warc.stat().st_size / 1e6
+        out, store = work / f"x{k}.jsonl", work / f"x{k}.sqlite"
+        for p in (out, store):
+            p.unlink(missing_ok=True)
+        wall, rss = timed([binary, "batch", warc, "--out", out, "--store", store, "--threads", workers])
+        pages = sum(1 for _ in out.open())
+        row = {"scale": k, "warc_mb": size, "pages": pages, "templex_s": wall, "templex_rss_mb": rss}
+        for name in peer_names:
+            n, w = peer_throughput(name, warc, workers)
+            row[f"{name}_s"] = w
+            row[f"{name}_pages"] = n
+        results.append(row)
+        peers.log(json.dumps(row))
+    print(f"\n### Throughput: WARC of all site mirrors, {workers} worker(s) each\n")
+    head = "| scale | pages | WARC MB | templex s | templex pages/s | templex peak RSS MB |"
+    sep = "|---:|---:|---:|---:|---:|---:|"
+    for name in peer_names:
+        head += f" {name} s | {name} pages/s | templex / {name} speed |"
+        sep += "---:|---:|---:|"
+    print(head)
+    print(sep)
+    for r in results:
+        line = (f"| {r['scale']}x | {r['pages']} | {r['warc_mb']:.0f} | {r['templex_s']:.1f} | "
+                f"{r['pages'] / r['templex_s']:.0f} | {r['templex_rss_mb']:.0f} |")
+        for name in peer_names:
+            pps = r[f"{name}_pages"] / r[f"{name}_s"]
+            line += f" {r[name + '_s']:.1f} | {pps:.0f} | {(r['pages'] / r['templex_s']) / pps:.2f}x |"
+        print(line)
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--accuracy", action="store_true")
+    ap.add_argument("--throughput", action="store_true")
+    ap.add_argument("--scales", default="1,2,4")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--peers", default="resiliparse,trafilatura")
+    ap.add_argument("--work", help="directory for WARCs and outputs (default: a temporary one)")
+    ap.add_argument("--json", help="write all results here")
+    ap.add_argument("--batch-args", default="", help="extra arguments for templex batch (e.g. \"--method sitelevel\")")
+    args = ap.parse_args()
+    if not (args.accuracy or args.throughput):
+        args.accuracy = args.throughput = True
+    ddir = peers.data_dir()
+    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="templex-batch-"))
+    work.mkdir(parents=True, exist_ok=True)
+    res = {}
+    try:
+        if args.accuracy:
+            res["accuracy"] = accuracy(ddir, work, args.batch_args.split())
+        if args.throughput:
+            scales = [int(s) for s in args.scales.split(",")]
+            names = [n for n in args.peers.split(",") if n]
+            res["throughput"] = throughput(ddir, work, scales, args.workers, names)
+    finally:
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(res, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,870 @@
+//! Crawl-scale batch processing: templates learned once per site and template, applied to
+//! every page.
+//!
+//! A run reads its inputs twice, streaming (never holding more than a chunk of pages):
+//!
+//! 1. **Learn.** Every page is parsed and fingerprinted ([`crate::cluster`]), grouped by site
+//!    (registrable domain) and assigned to a template cluster of its site. Pages of clusters
+//!    that the store already knows teach nothing; a new cluster collects the node hashes of
+//!    its first `sample_pages` pages and learns its template from them (SITELEVEL,
+//!    [`crate::pagelevel::sitelevel`]). Clusters that never gather `min_pages` pages get no
+//!    template. The new templates are saved to the store in one transaction, with a record of
+//!    the run.
+//! 2. **Apply.** Every page is parsed again, matched to its site's nearest stored template
+//!    cluster and the template is applied: content = what the template does not claim.
+//!    Pages of no template (unseen templates, lone pages, sites too small) get the page-level
+//!    content extractor. One JSON line per record goes out in input order
+//!    ([`output::OutRecord`]), errors included.
+//!
+//! Parsing and applying run in parallel (rayon) over chunks of records; decisions that depend
+//! on order (cluster assignment, sampling) are made sequentially in record order, so a run's
+//! output does not depend on the thread count. An interrupted run resumes: the store's run
+//! record says learning is done, the output file says how many records are written.
+
+pub mod input;
+pub mod output;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::Serialize;
+use url::Url;
+
+use crate::cluster::{ClusterConfig, Clusterer, Fingerprint};
+use crate::dom::{Document, NodeId, parse_bytes};
+use crate::extract::{ContentConfig, content_text, non_template_mask, page_content, page_title};
+use crate::mapping::MapIndex;
+use crate::pagelevel::sitelevel::node_hashes;
+use crate::pagelevel::{SiteLevel, SiteLevelConfig};
+use crate::store::{LearnedModel, NewTemplate, ReferencePage, StoreError, TemplateStore};
+use crate::template::{TemplateConfig, template_against};
+
+pub use input::{BatchInput, Item, RecordIn, records};
+pub use output::{OutRecord, OutputFile};
+
+/// How clusters learn their templates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LearnMethod {
+    /// HybEx against a few reference pages of the cluster (its most typical sample pages):
+    /// the site-level mapping of `templex content --site`, without the link search.
+    HybEx,
+    /// SITELEVEL over the cluster's sample: one hashing pass per page.
+    SiteLevel,
+    /// Learn nothing: every page gets the page-level content extractor.
+    PageLevel,
+}
+
+impl LearnMethod {
+    /// Name in run keys and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            LearnMethod::HybEx => "hybex",
+            LearnMethod::SiteLevel => "sitelevel",
+            LearnMethod::PageLevel => "page-level",
+        }
+    }
+}
+
+/// Reference pages a HybEx cluster keeps: a pool spread over the cluster's variants.
+pub const REFERENCE_POOL: usize = 8;
+
+/// Settings of a batch run.
+#[derive(Debug, Clone)]
+pub struct BatchConfig {
+    /// How templates are learned.
+    pub method: LearnMethod,
+    /// Pages of a new cluster that its template is learned from.
+    pub sample_pages: usize,
+    /// A cluster needs at least this many pages to get a template.
+    pub min_pages: usize,
+    /// SITELEVEL settings.
+    pub sitelevel: SiteLevelConfig,
+    /// Template clustering.
+    pub cluster: ClusterConfig,
+    /// Page-level content extraction (fallback).
+    pub content: ContentConfig,
+    /// Bytes of node hashes that clusters still learning may hold; past it, the cluster with
+    /// the fewest samples gives its up (its pages go page-level), which bounds memory on
+    /// crawls with very many small sites.
+    pub sample_memory: usize,
+    /// Records parsed in parallel at a time.
+    pub chunk: usize,
+    /// Ignore stored templates of the sites seen and learn them again (a new version).
+    pub relearn: bool,
+    /// Sites whose templates are kept in memory in the apply phase (least recently loaded
+    /// go first).
+    pub site_cache: usize,
+    /// HybEx's page-level step on every page: the main content the page-level detector
+    /// finds is never template ([`crate::template::protect_main_content`]).
+    pub protect_content: bool,
+}
+
+impl Default for BatchConfig {
+    fn default() -> Self {
+        BatchConfig {
+            method: LearnMethod::HybEx,
+            sample_pages: 50,
+            min_pages: 5,
+            sitelevel: SiteLevelConfig::default(),
+            cluster: ClusterConfig::default(),
+            content: ContentConfig::default(),
+            sample_memory: 512 << 20,
+            chunk: 256,
+            relearn: false,
+            site_cache: 10_000,
+            protect_content: true,
+        }
+    }
+}
+
+/// Why a batch run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// The template store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Writing the output failed.
+    #[error("cannot write output: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+/// Progress events, for progress bars and logs.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress {
+    /// Learning phase: records read so far.
+    Learning(u64),
+    /// Learning done: records in the run.
+    Learned(u64),
+    /// Apply phase: records written so far, of the total.
+    Applying(u64, u64),
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    /// Records in the inputs (pages and failures).
+    pub records: u64,
+    /// Records written by this run (the rest were there from an interrupted run).
+    pub written: u64,
+    /// Records that are errors.
+    pub errors: u64,
+    /// Records per method.
+    pub methods: std::collections::BTreeMap<String, u64>,
+    /// Sites seen.
+    pub sites: usize,
+    /// Templates learned by this run.
+    pub learned: usize,
+    /// Clusters whose pages matched a template already stored.
+    pub reused: usize,
+    /// Clusters with too few pages for a template.
+    pub too_small: usize,
+    /// Clusters that gave up their samples to stay within `sample_memory`.
+    pub evicted: usize,
+    /// Whether learning was skipped because an interrupted run had finished it.
+    pub resumed: bool,
+    /// Time spent learning.
+    #[serde(serialize_with = "ser_secs")]
+    pub learn_time: Duration,
+    /// Time spent applying and writing.
+    #[serde(serialize_with = "ser_secs")]
+    pub apply_time: Duration,
+}
+
+fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// The site of a page: its URL's registrable domain; for a page without URL, its canonical
+/// link (`<link rel=canonical>`, `og:url`), else the input's directory.
+pub fn site_key(url: Option<&Url>, doc: &Document, input: &str) -> String {
+    let url = url.cloned().or_else(|| document_url(doc));
+    match url.as_ref().and_then(crate::links::registrable_domain) {
+        Some(d) if !d.is_empty() => d,
+        _ => {
+            let p = std::path::Path::new(input);
+            let dir = p
+                .parent()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default();
+            format!("file:{dir}")
+        }
+    }
+}
+
+/// The absolute http(s) URL a page names for itself, if any.
+pub fn document_url(doc: &Document) -> Option<Url> {
+    use markup5ever::local_name;
+    let head = doc.head()?;
+    doc.descendants(head).find_map(|id| {
+        let e = doc.element(id)?;
+        let href = if e.is(&local_name!("link"))
+            && e.attr("rel").is_some_and(|r| {
+                r.split_whitespace()
+                    .any(|t| t.eq_ignore_ascii_case("canonical"))
+            }) {
+            e.attr("href")
+        } else if e.is(&local_name!("meta")) && e.attr("property") == Some("og:url") {
+            e.attr("content")
+        } else {
+            None
+        }?;
+        Url::parse(href.trim())
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+    })
+}
+
+/// An evenly spread, bounded sample of a stream: every `stride`-th item is kept, and when
+/// more than `cap` are kept, every other one goes and the stride doubles. Deterministic, and
+/// spread over the whole cluster rather than its first pages (a mirror's files come sorted,
+/// so the first pages are often one section).
+struct Spread<T> {
+    items: Vec<T>,
+    cap: usize,
+    stride: u64,
+    seen: u64,
+}
+
+impl<T> Spread<T> {
+    fn new(cap: usize) -> Self {
+        Spread {
+            items: Vec::new(),
+            cap: cap.max(1),
+            stride: 1,
+            seen: 0,
+        }
+    }
+
+    /// Offer the next item; `make` runs only if the item is kept.
+    fn offer(&mut self, make: impl FnOnce() -> T) {
+        let keep = self.seen % self.stride == 0;
+        self.seen += 1;
+        if !keep {
+            return;
+        }
+        self.items.push(make());
+        if self.items.len() > self.cap {
+            let mut i = 0;
+            self.items.retain(|_| {
+                i += 1;
+                i % 2 == 1
+            });
+            self.stride *= 2;
+        }
+    }
+}
+
+/// What a learning cluster holds: node hashes of a spread sample (SITELEVEL) and, for HybEx,
+/// a smaller spread sample of pages (the reference pool).
+struct Samples {
+    hashes: Spread<Vec<u64>>,
+    pages: Spread<ReferencePage>,
+    bytes: usize,
+}
+
+impl Samples {
+    fn new(config: &BatchConfig) -> Self {
+        Samples {
+            hashes: Spread::new(config.sample_pages),
+            pages: Spread::new(REFERENCE_POOL),
+            bytes: 0,
+        }
+    }
+
+    /// Offer a page; returns the change in bytes held.
+    fn offer(&mut self, hashes: Vec<u64>, page: Option<ReferencePage>) -> isize {
+        let before = self.bytes;
+        self.hashes.offer(|| hashes);
+        if let Some(page) = page {
+            self.pages.offer(|| page);
+        }
+        self.bytes = self.hashes.items.iter().map(|h| h.len() * 8).sum::<usize>()
+            + self.pages.items.iter().map(|p| p.body.len()).sum::<usize>();
+        self.bytes as isize - before as isize
+    }
+}
+
+/// A cluster during learning.
+enum ClusterState {
+    /// Stored before this run.
+    Known,
+    /// Collecting samples.
+    Learning(Box<Samples>),
+    /// Too few pages, or evicted.
+    NoTemplate,
+}
+
+struct SiteLearn {
+    clusterer: Clusterer,
+    states: Vec<ClusterState>,
+    /// Cluster number of `states[i]` in the store.
+    numbers: Vec<u32>,
+}
+
+/// A parsed record of the learn phase.
+struct Parsed {
+    site: String,
+    print: Fingerprint,
+    hashes: Vec<u64>,
+    page: Option<ReferencePage>,
+}
+
+/// Run a batch: learn templates into `store`, write one line per record to `out`.
+pub fn run(
+    inputs: &[BatchInput],
+    config: &BatchConfig,
+    store: &mut TemplateStore,
+    out: &mut OutputFile,
+    progress: &dyn Fn(Progress),
+) -> Result<Summary, BatchError> {
+    let mut summary = Summary::default();
+    let key = run_key(inputs, config);
+    let t0 = Instant::now();
+    let resume = out.next_seq() > 0 && store.has_run(&key)?;
+    if resume {
+        summary.resumed = true;
+        summary.records = records(inputs).count() as u64;
+        tracing::info!(from = out.next_seq(), "resuming: templates already learned");
+    } else if config.method == LearnMethod::PageLevel {
+        summary.records = records(inputs).count() as u64;
+    } else {
+        learn(inputs, config, store, &key, &mut summary, progress)?;
+    }
+    progress(Progress::Learned(summary.records));
+    summary.learn_time = t0.elapsed();
+    let t1 = Instant::now();
+    apply(inputs, config, store, out, &mut summary, progress)?;
+    summary.apply_time = t1.elapsed();
+    Ok(summary)
+}
+
+/// A stable key of the run's inputs and learning settings.
+fn run_key(inputs: &[BatchInput], config: &BatchConfig) -> String {
+    let mut desc = format!(
+        "{}|{}|{}|{}|{}|{}|{}",
+        config.method.name(),
+        config.sample_pages,
+        config.min_pages,
+        config.sitelevel.theta,
+        config.sitelevel.cover,
+        config.cluster.similarity,
+        config.relearn
+    );
+    for i in inputs {
+        desc.push('\n');
+        desc.push_str(&i.identity());
+    }
+    format!("{:016x}", crate::pagelevel::sitelevel::stable_hash(&desc))
+}
+
+fn learn(
+    inputs: &[BatchInput],
+    config: &BatchConfig,
+    store: &mut TemplateStore,
+    key: &str,
+    summary: &mut Summary,
+    progress: &dyn Fn(Progress),
+) -> Result<(), BatchError> {
+    let mut sites: HashMap<String, SiteLearn> = HashMap::new();
+    let mut site_order: Vec<String> = Vec::new();
+    let mut held = 0usize;
+    let mut stream = records(inputs);
+    let mut n = 0u64;
+    loop {
+        let chunk: Vec<Item> = stream.by_ref().take(config.chunk.max(1)).collect();
+        if chunk.is_empty() {
+            break;
+        }
+        n += chunk.len() as u64;
+        let parsed: Vec<Option<Parsed>> = chunk
+            .into_par_iter()
+            .map(|it| match it {
+                Item::Page(r) => {
+                    let doc = parse_bytes(&r.body, r.charset.as_deref());
+                    Some(Parsed {
+                        site: site_key(r.url.as_ref(), &doc, &r.input),
+                        print: Fingerprint::of(&doc),
+                        hashes: node_hashes(&doc),
+                        page: (config.method == LearnMethod::HybEx).then(|| ReferencePage {
+                            url: r.url.map(|u| u.to_string()),
+                            body: r.body,
+                            charset: r.charset,
+                        }),
+                    })
+                }
+                Item::Failed { .. } => None,
+            })
+            .collect();
+        for p in parsed.into_iter().flatten() {
+            if !sites.contains_key(&p.site) {
+                let mut s = SiteLearn {
+                    clusterer: Clusterer::new(config.cluster),
+                    states: Vec::new(),
+                    numbers: Vec::new(),
+                };
+                if !config.relearn {
+                    for t in store.site_templates(&p.site)? {
+                        s.clusterer.add_known(t.core.clone());
+                        s.states.push(ClusterState::Known);
+                        s.numbers.push(t.cluster);
+                    }
+                }
+                site_order.push(p.site.clone());
+                sites.insert(p.site.clone(), s);
+            }
+            let site = sites.get_mut(&p.site).expect("inserted above");
+            let k = site.clusterer.add(&p.print);
+            if k == site.states.len() {
+                let next = site.numbers.iter().max().map_or(0, |m| m + 1);
+                site.states
+                    .push(ClusterState::Learning(Box::new(Samples::new(config))));
+                site.numbers.push(next);
+            }
+            if let ClusterState::Learning(samples) = &mut site.states[k] {
+                let delta = samples.offer(p.hashes, p.page);
+                held = held.saturating_add_signed(delta);
+            }
+            while held > config.sample_memory {
+                let freed = evict(&mut sites, &site_order, summary);
+                if freed == 0 {
+                    break;
+                }
+                held -= freed.min(held);
+            }
+        }
+        progress(Progress::Learning(n));
+    }
+    summary.records = n;
+    summary.sites = sites.len();
+    let mut new = Vec::new();
+    for site_name in &site_order {
+        let site = sites.get_mut(site_name).expect("every ordered site exists");
+        for k in 0..site.states.len() {
+            let state = std::mem::replace(&mut site.states[k], ClusterState::NoTemplate);
+            match state {
+                ClusterState::Known => {
+                    if site.clusterer.clusters()[k].pages > 0 {
+                        summary.reused += 1;
+                    }
+                }
+                ClusterState::Learning(samples)
+                    if site.clusterer.clusters()[k].pages >= config.min_pages =>
+                {
+                    new.push(learn_cluster(
+                        site_name,
+                        site.numbers[k],
+                        &samples,
+                        &site.clusterer,
+                        k,
+                        config,
+                    ));
+                }
+                ClusterState::Learning(_) => summary.too_small += 1,
+                ClusterState::NoTemplate => {}
+            }
+        }
+    }
+    summary.learned = new.len();
+    let relearned: Vec<String> = if config.relearn {
+        site_order.clone()
+    } else {
+        Vec::new()
+    };
+    let description = format!("{} inputs, {n} records", inputs.len());
+    store.save(&new, &relearned, Some((key, &description)))?;
+    tracing::info!(
+        learned = summary.learned,
+        reused = summary.reused,
+        too_small = summary.too_small,
+        "templates learned"
+    );
+    Ok(())
+}
+
+/// Free the samples of the learning cluster with the fewest; returns the bytes freed.
+fn evict(sites: &mut HashMap<String, SiteLearn>, order: &[String], summary: &mut Summary) -> usize {
+    let mut victim: Option<(usize, &str, usize)> = None;
+    for name in order {
+        let s = &sites[name];
+        for (k, st) in s.states.iter().enumerate() {
+            if let ClusterState::Learning(samples) = st {
+                let pages = s.clusterer.clusters()[k].pages;
+                if samples.bytes > 0 && victim.is_none_or(|(n, _, _)| pages < n) {
+                    victim = Some((pages, name.as_str(), k));
+                }
+            }
+        }
+    }
+    let Some((_, name, k)) = victim else { return 0 };
+    let name = name.to_string();
+    let site = sites.get_mut(&name).expect("victim site exists");
+    let freed = match std::mem::replace(&mut site.states[k], ClusterState::NoTemplate) {
+        ClusterState::Learning(samples) => samples.bytes,
+        _ => 0,
+    };
+    summary.evicted += 1;
+    tracing::warn!(site = %name, "sample memory full: a small template cluster goes page-level");
+    freed
+}
+
+fn learn_cluster(
+    site: &str,
+    number: u32,
+    samples: &Samples,
+    clusterer: &Clusterer,
+    k: usize,
+    config: &BatchConfig,
+) -> NewTemplate {
+    let core = clusterer.clusters()[k].core.clone();
+    let mut freq = SiteLevel::new();
+    for h in &samples.hashes.items {
+        freq.add_hashes(h);
+    }
+    let sitelevel = freq.model(&config.sitelevel);
+    let model = match config.method {
+        // The pool is spread over the cluster's pages, so that its variants (pages with an
+        // extra sidebar, listings beside articles) have references of their kind; each page
+        // is mapped against its most similar references.
+        LearnMethod::HybEx => LearnedModel::HybEx {
+            references: samples.pages.items.clone(),
+            sitelevel,
+        },
+        _ => LearnedModel::SiteLevel(sitelevel),
+    };
+    NewTemplate {
+        site: site.to_string(),
+        cluster: number,
+        pages: clusterer.clusters()[k].pages,
+        core,
+        model,
+    }
+}
+
+/// A stored template ready to apply: SITELEVEL hashes, or parsed reference pages.
+enum Prepared {
+    SiteLevel(crate::pagelevel::SiteLevelModel),
+    HybEx {
+        docs: Vec<Document>,
+        prints: Vec<Fingerprint>,
+        /// Hashes of the references' bodies: a page never votes on itself.
+        bodies: Vec<u64>,
+        sitelevel: crate::pagelevel::SiteLevelModel,
+    },
+}
+
+/// One template cluster of a site, as the apply phase uses it.
+struct ClusterTemplate {
+    number: u32,
+    core: Fingerprint,
+    method: &'static str,
+    prepared: Prepared,
+}
+
+/// The templates of one site.
+type SiteTemplates = Arc<Vec<Arc<ClusterTemplate>>>;
+
+fn prepare(model: LearnedModel) -> Prepared {
+    match model {
+        LearnedModel::SiteLevel(m) => Prepared::SiteLevel(m),
+        LearnedModel::HybEx {
+            references,
+            sitelevel,
+        } => {
+            let docs: Vec<Document> = references
+                .iter()
+                .map(|r| parse_bytes(&r.body, r.charset.as_deref()))
+                .collect();
+            Prepared::HybEx {
+                prints: docs.iter().map(Fingerprint::of).collect(),
+                bodies: references
+                    .iter()
+                    .map(|r| crate::pagelevel::sitelevel::stable_hash_bytes(&r.body))
+                    .collect(),
+                docs,
+                sitelevel,
+            }
+        }
+    }
+}
+
+/// A bounded cache of sites' templates (first loaded, first evicted).
+struct TemplateCache {
+    map: HashMap<String, SiteTemplates>,
+    order: VecDeque<String>,
+    cap: usize,
+}
+
+impl TemplateCache {
+    fn get(&mut self, store: &TemplateStore, site: &str) -> Result<SiteTemplates, StoreError> {
+        if let Some(t) = self.map.get(site) {
+            return Ok(t.clone());
+        }
+        let t: SiteTemplates = Arc::new(
+            store
+                .site_templates(site)?
+                .into_iter()
+                .map(|t| {
+                    Arc::new(ClusterTemplate {
+                        number: t.cluster,
+                        core: t.core,
+                        method: t.model.method(),
+                        prepared: prepare(t.model),
+                    })
+                })
+                .collect(),
+        );
+        if self.map.len() >= self.cap.max(1) {
+            if let Some(old) = self.order.pop_front() {
+                self.map.remove(&old);
+            }
+        }
+        self.map.insert(site.to_string(), t.clone());
+        self.order.push_back(site.to_string());
+        Ok(t)
+    }
+}
+
+/// A parsed page of the apply phase, with the cluster it belongs to.
+struct ApplyPage {
+    doc: Document,
+    site: String,
+    print: Fingerprint,
+    cluster: Option<Arc<ClusterTemplate>>,
+}
+
+fn apply(
+    inputs: &[BatchInput],
+    config: &BatchConfig,
+    store: &TemplateStore,
+    out: &mut OutputFile,
+    summary: &mut Summary,
+    progress: &dyn Fn(Progress),
+) -> Result<(), BatchError> {
+    let start = out.next_seq();
+    let mut cache = TemplateCache {
+        map: HashMap::new(),
+        order: VecDeque::new(),
+        cap: config.site_cache,
+    };
+    let hybex = TemplateConfig::hybex();
+    let mut stream = records(inputs).skip(start as usize);
+    let total = summary.records;
+    loop {
+        let chunk: Vec<Item> = stream.by_ref().take(config.chunk.max(1)).collect();
+        if chunk.is_empty() {
+            break;
+        }
+        // Parse in parallel; look the sites' templates up in record order; index the
+        // reference pages of the clusters in this chunk once; apply in parallel.
+        let mut pages: Vec<Option<ApplyPage>> = chunk
+            .par_iter()
+            .map(|it| match it {
+                Item::Page(r) => {
+                    let doc = parse_bytes(&r.body, r.charset.as_deref());
+                    let site = site_key(r.url.as_ref(), &doc, &r.input);
+                    let print = Fingerprint::of(&doc);
+                    Some(ApplyPage {
+                        doc,
+                        site,
+                        print,
+                        cluster: None,
+                    })
+                }
+                Item::Failed { .. } => None,
+            })
+            .collect();
+        if config.method != LearnMethod::PageLevel {
+            for p in pages.iter_mut().flatten() {
+                let templates = cache.get(store, &p.site)?;
+                p.cluster = templates
+                    .iter()
+                    .map(|t| (t.core.jaccard(&p.print), t))
+                    .filter(|(s, _)| *s >= config.cluster.similarity)
+                    .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.number.cmp(&a.1.number)))
+                    .map(|(_, t)| t.clone());
+            }
+        }
+        let mut indexes: HashMap<usize, Vec<MapIndex<'_>>> = HashMap::new();
+        for p in pages.iter().flatten() {
+            if let Some(c) = &p.cluster {
+                if let Prepared::HybEx { docs, .. } = &c.prepared {
+                    indexes
+                        .entry(Arc::as_ptr(c) as usize)
+                        .or_insert_with(|| docs.iter().map(MapIndex::new).collect());
+                }
+            }
+        }
+        let recs: Vec<OutRecord> = chunk
+            .into_par_iter()
+            .zip(pages.par_iter())
+            .map(|(it, page)| {
+                let refs = page
+                    .as_ref()
+                    .and_then(|p| p.cluster.as_ref())
+                    .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
+                apply_one(it, page.as_ref(), refs, config, &hybex)
+            })
+            .collect();
+        drop(indexes);
+        for r in &recs {
+            if r.error.is_some() {
+                summary.errors += 1;
+            }
+            if let Some(m) = &r.method {
+                *summary.methods.entry(m.clone()).or_insert(0) += 1;
+            }
+            out.write(r)?;
+            summary.written += 1;
+        }
+        out.flush()?;
+        progress(Progress::Applying(out.next_seq(), total));
+    }
+    Ok(())
+}
+
+fn failed(seq: u64, input: String, url: Option<String>, error: String) -> OutRecord {
+    OutRecord {
+        seq,
+        input,
+        url,
+        site: None,
+        cluster: None,
+        method: None,
+        title: None,
+        text: None,
+        template_share: None,
+        error: Some(error),
+    }
+}
+
+fn apply_one(
+    item: Item,
+    page: Option<&ApplyPage>,
+    refs: Option<&Vec<MapIndex<'_>>>,
+    config: &BatchConfig,
+    hybex: &TemplateConfig,
+) -> OutRecord {
+    let (rec, page) = match (item, page) {
+        (Item::Page(r), Some(p)) => (r, p),
+        (
+            Item::Failed {
+                seq,
+                input,
+                url,
+                error,
+            },
+            _,
+        ) => return failed(seq, input, url, error),
+        (Item::Page(r), None) => {
+            let url = r.url.map(|u| u.to_string());
+            return failed(r.seq, r.input, url, "internal: page was not parsed".into());
+        }
+    };
+    let doc = &page.doc;
+    let body = doc.body().unwrap_or(NodeId::ROOT);
+    let template = page.cluster.as_ref().and_then(|c| {
+        let mask = match &c.prepared {
+            Prepared::SiteLevel(m) => {
+                let mut mask = m.template_mask(doc);
+                if config.protect_content {
+                    crate::template::protect_main_content(doc, &mut mask);
+                }
+                mask
+            }
+            Prepared::HybEx {
+                bodies,
+                prints,
+                sitelevel,
+                ..
+            } => {
+                // Like the CS of HybEx (menu pages: other page types of the same layout), the
+                // references are the pool's pages least like this one that still pass the
+                // template guard: pages of its own type would share its type's content
+                // ("Add to cart", "Reviews") and vote it template. Never itself.
+                let own = crate::pagelevel::sitelevel::stable_hash_bytes(&rec.body);
+                let mut order: Vec<(f64, usize)> = prints
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| bodies[*i] != own)
+                    .map(|(i, p)| (p.jaccard(&page.print), i))
+                    .collect();
+                order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let pool = refs?;
+                let chosen: Vec<&MapIndex<'_>> = order.iter().map(|(_, i)| &pool[*i]).collect();
+                let (mask, voters) = template_against(doc, &chosen, hybex);
+                if voters > 0 {
+                    mask
+                } else {
+                    // No reference shares enough structure: the cluster's SITELEVEL model.
+                    let mut mask = sitelevel.template_mask(doc);
+                    crate::template::protect_main_content(doc, &mut mask);
+                    mask
+                }
+            }
+        };
+        Some((c, mask))
+    });
+    let (text, method, cluster, share) = match template {
+        Some((c, template)) => {
+            let keep = non_template_mask(doc, &template);
+            let text = content_text(doc, body, &|id| keep[id.index()]);
+            (
+                text,
+                c.method.to_string(),
+                Some(format!("{}#{}", page.site, c.number)),
+                template_share(doc, &template),
+            )
+        }
+        None => {
+            let c = page_content(doc, &config.content);
+            let root = c.root.unwrap_or(body);
+            let text = content_text(doc, root, &|id| c.is_content(id));
+            (text, "page-level".to_string(), None, 0.0)
+        }
+    };
+    OutRecord {
+        seq: rec.seq,
+        input: rec.input,
+        url: rec.url.map(|u| u.to_string()),
+        site: Some(page.site.clone()),
+        cluster,
+        method: Some(method),
+        title: page_title(doc),
+        text: Some(text),
+        template_share: Some((share * 1e4).round() / 1e4),
+        error: None,
+    }
+}
+
+/// Share of the body's visible words inside template nodes.
+pub fn template_share(doc: &Document, template: &[bool]) -> f64 {
+    let Some(body) = doc.body() else { return 0.0 };
+    let (mut all, mut tpl) = (0usize, 0usize);
+    let mut hidden_until = 0u32;
+    for id in doc.descendants(body) {
+        if id.0 < hidden_until {
+            continue;
+        }
+        if let Some(e) = doc.element(id) {
+            if crate::extract::is_invisible(&e.name.local) {
+                hidden_until = doc.node(id).end.0;
+            }
+            continue;
+        }
+        if let Some(t) = doc.text(id) {
+            let w = t.split_whitespace().count();
+            all += w;
+            if template.get(id.index()).copied().unwrap_or(false) {
+                tpl += w;
+            }
+        }
+    }
+    if all == 0 {
+        0.0
+    } else {
+        tpl as f64 / all as f64
+    }
+}

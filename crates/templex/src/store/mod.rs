@@ -1,0 +1,633 @@
+//! The template store: learned templates per site and template cluster, kept in an SQLite
+//! file so that a later run over new pages of known sites applies them without relearning.
+//!
+//! One row per learned template: its site (registrable domain), cluster number, method,
+//! version (a site's templates learned by one run share a version; relearning a site makes a
+//! new one), creation time, the number of pages it was learned from, the cluster's layout
+//! fingerprint (to recognise the cluster's pages) and the model. Hash lists are stored as
+//! little-endian `u64` blobs: compact, and read without parsing.
+//!
+//! Batch runs also record here which inputs they have finished learning from, so that an
+//! interrupted run resumes without learning again (see [`crate::batch`]).
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+
+use crate::cluster::Fingerprint;
+use crate::pagelevel::SiteLevelModel;
+
+/// Schema version written to the `meta` table; a store from a newer templex is refused.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite failed (cannot open, locked, corrupt, disk full…).
+    #[error("template store: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A stored model could not be decoded.
+    #[error("template store: corrupt model of {site} cluster {cluster}: {why}")]
+    Corrupt {
+        /// Site of the bad row.
+        site: String,
+        /// Cluster of the bad row.
+        cluster: i64,
+        /// What was wrong.
+        why: String,
+    },
+    /// The file was written by a newer templex.
+    #[error("template store has schema version {0}, this templex knows up to {SCHEMA_VERSION}")]
+    Schema(i64),
+}
+
+/// A page kept as a reference of its template cluster: pages of the cluster are mapped
+/// against it (TemEx/HybEx without the search).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReferencePage {
+    /// Its URL, when known.
+    pub url: Option<String>,
+    /// Its undecoded body.
+    #[serde(skip)]
+    pub body: Vec<u8>,
+    /// Its transport charset.
+    pub charset: Option<String>,
+}
+
+/// A learned template model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LearnedModel {
+    /// SITELEVEL: the cluster's frequent node hashes.
+    SiteLevel(SiteLevelModel),
+    /// HybEx against the pages of a pool of the cluster's pages (the few most similar to
+    /// the page at hand), with the cluster's SITELEVEL model for pages no reference maps.
+    HybEx {
+        /// The reference pool.
+        references: Vec<ReferencePage>,
+        /// SITELEVEL over the same sample.
+        sitelevel: SiteLevelModel,
+    },
+}
+
+impl LearnedModel {
+    /// The method name stored with the model.
+    pub fn method(&self) -> &'static str {
+        match self {
+            LearnedModel::SiteLevel(_) => "sitelevel",
+            LearnedModel::HybEx { .. } => "hybex",
+        }
+    }
+
+    /// Entries in the model (hashes, or reference pages).
+    pub fn entries(&self) -> usize {
+        match self {
+            LearnedModel::SiteLevel(m) => m.hashes.len(),
+            LearnedModel::HybEx { references, .. } => references.len(),
+        }
+    }
+
+    /// Parameters as JSON and the bulk as a blob.
+    fn encode(&self) -> (String, Vec<u8>) {
+        match self {
+            LearnedModel::SiteLevel(m) => (
+                serde_json::json!({"pages": m.pages, "cover": m.cover}).to_string(),
+                u64s_to_blob(&m.hashes),
+            ),
+            LearnedModel::HybEx {
+                references,
+                sitelevel,
+            } => {
+                let lens: Vec<usize> = references.iter().map(|r| r.body.len()).collect();
+                let params = serde_json::json!({
+                    "pages": references,
+                    "lengths": lens,
+                    "sitelevel": {"pages": sitelevel.pages, "cover": sitelevel.cover},
+                    "hashes": sitelevel.hashes.len(),
+                })
+                .to_string();
+                let mut blob = u64s_to_blob(&sitelevel.hashes);
+                for r in references {
+                    blob.extend_from_slice(&r.body);
+                }
+                (params, blob)
+            }
+        }
+    }
+
+    fn decode(method: &str, params: &str, blob: &[u8]) -> Result<LearnedModel, String> {
+        match method {
+            "hybex" => {
+                #[derive(Deserialize)]
+                struct S {
+                    pages: usize,
+                    cover: f64,
+                }
+                #[derive(Deserialize)]
+                struct P {
+                    pages: Vec<ReferencePage>,
+                    lengths: Vec<usize>,
+                    sitelevel: S,
+                    hashes: usize,
+                }
+                let p: P = serde_json::from_str(params).map_err(|e| e.to_string())?;
+                let hash_bytes = p.hashes.checked_mul(8).ok_or("hash count overflows")?;
+                let total = p
+                    .lengths
+                    .iter()
+                    .try_fold(hash_bytes, |a, l| a.checked_add(*l));
+                if p.pages.len() != p.lengths.len() || total != Some(blob.len()) {
+                    return Err("model sizes do not match the blob".into());
+                }
+                let hashes = blob_to_u64s(&blob[..hash_bytes])?;
+                let mut at = hash_bytes;
+                let mut references = p.pages;
+                for (page, len) in references.iter_mut().zip(p.lengths) {
+                    page.body = blob[at..at + len].to_vec();
+                    at += len;
+                }
+                Ok(LearnedModel::HybEx {
+                    references,
+                    sitelevel: SiteLevelModel {
+                        pages: p.sitelevel.pages,
+                        cover: p.sitelevel.cover,
+                        hashes,
+                    },
+                })
+            }
+            "sitelevel" => {
+                #[derive(Deserialize)]
+                struct P {
+                    pages: usize,
+                    cover: f64,
+                }
+                let p: P = serde_json::from_str(params).map_err(|e| e.to_string())?;
+                let hashes = blob_to_u64s(blob)?;
+                if hashes.windows(2).any(|w| w[0] >= w[1]) {
+                    return Err("hashes not sorted".into());
+                }
+                Ok(LearnedModel::SiteLevel(SiteLevelModel {
+                    pages: p.pages,
+                    cover: p.cover,
+                    hashes,
+                }))
+            }
+            other => Err(format!("unknown method {other:?}")),
+        }
+    }
+}
+
+fn u64s_to_blob(v: &[u64]) -> Vec<u8> {
+    v.iter().flat_map(|h| h.to_le_bytes()).collect()
+}
+
+fn blob_to_u64s(b: &[u8]) -> Result<Vec<u64>, String> {
+    if b.len() % 8 != 0 {
+        return Err(format!("blob of {} bytes is not a u64 list", b.len()));
+    }
+    Ok(b.chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+        .collect())
+}
+
+/// A template to store.
+#[derive(Debug, Clone)]
+pub struct NewTemplate {
+    /// Registrable domain (or the input's own site key).
+    pub site: String,
+    /// Cluster number within the site.
+    pub cluster: u32,
+    /// Pages the model was learned from.
+    pub pages: usize,
+    /// The cluster's layout fingerprint core.
+    pub core: Fingerprint,
+    /// The model.
+    pub model: LearnedModel,
+}
+
+/// A stored template.
+#[derive(Debug, Clone)]
+pub struct StoredTemplate {
+    /// Row id.
+    pub id: i64,
+    /// Site.
+    pub site: String,
+    /// Cluster number within the site.
+    pub cluster: u32,
+    /// Version (generation) of the site's templates.
+    pub version: u32,
+    /// Creation time, UTC, RFC 3339.
+    pub created_at: String,
+    /// Pages learned from.
+    pub pages: usize,
+    /// Layout fingerprint core.
+    pub core: Fingerprint,
+    /// The model.
+    pub model: LearnedModel,
+}
+
+/// One line of `templex store list`.
+#[derive(Debug, Clone, Serialize)]
+pub struct TemplateSummary {
+    /// Row id.
+    pub id: i64,
+    /// Site.
+    pub site: String,
+    /// Cluster number.
+    pub cluster: u32,
+    /// Method.
+    pub method: String,
+    /// Version.
+    pub version: u32,
+    /// Creation time (UTC).
+    pub created_at: String,
+    /// Pages learned from.
+    pub pages: usize,
+    /// Layout paths in the fingerprint core.
+    pub core_paths: usize,
+    /// Size of the model: hashes (SITELEVEL) or reference pages (HybEx).
+    pub model_entries: usize,
+}
+
+/// What `prune` removes.
+#[derive(Debug, Clone, Default)]
+pub struct PruneOptions {
+    /// Only this site (all sites when `None`).
+    pub site: Option<String>,
+    /// Templates created more than this many days ago.
+    pub older_than_days: Option<f64>,
+    /// Keep only the newest `n` versions of every site (older versions go).
+    pub keep_versions: Option<u32>,
+    /// Report what would go without deleting.
+    pub dry_run: bool,
+}
+
+/// The SQLite template store.
+pub struct TemplateStore {
+    conn: Connection,
+}
+
+impl std::fmt::Debug for TemplateStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TemplateStore")
+            .field("path", &self.conn.path())
+            .finish()
+    }
+}
+
+impl TemplateStore {
+    /// Open (creating if needed) a store file.
+    pub fn open(path: impl AsRef<Path>) -> Result<TemplateStore, StoreError> {
+        Self::init(Connection::open(path)?)
+    }
+
+    /// A store that lives in memory only (nothing survives the process).
+    pub fn in_memory() -> Result<TemplateStore, StoreError> {
+        Self::init(Connection::open_in_memory()?)
+    }
+
+    fn init(conn: Connection) -> Result<TemplateStore, StoreError> {
+        // Concurrent readers (a second templex listing the store) must not fail on a writer.
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS templates (
+                 id INTEGER PRIMARY KEY,
+                 site TEXT NOT NULL,
+                 cluster INTEGER NOT NULL,
+                 method TEXT NOT NULL,
+                 version INTEGER NOT NULL,
+                 created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+                 pages INTEGER NOT NULL,
+                 core BLOB NOT NULL,
+                 params TEXT NOT NULL,
+                 model BLOB NOT NULL,
+                 UNIQUE (site, version, cluster)
+             );
+             CREATE INDEX IF NOT EXISTS templates_site ON templates (site, version);
+             CREATE TABLE IF NOT EXISTS runs (
+                 key TEXT PRIMARY KEY,
+                 description TEXT NOT NULL,
+                 learned_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+             );",
+        )?;
+        let version: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        match version.and_then(|v| v.parse::<i64>().ok()) {
+            Some(v) if v > SCHEMA_VERSION => return Err(StoreError::Schema(v)),
+            Some(_) => {}
+            None => {
+                conn.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?1)",
+                    params![SCHEMA_VERSION.to_string()],
+                )?;
+            }
+        }
+        Ok(TemplateStore { conn })
+    }
+
+    /// The newest version of a site's templates, ordered by cluster.
+    pub fn site_templates(&self, site: &str) -> Result<Vec<StoredTemplate>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, site, cluster, method, version, created_at, pages, core, params, model
+             FROM templates
+             WHERE site = ?1 AND version = (SELECT MAX(version) FROM templates WHERE site = ?1)
+             ORDER BY cluster",
+        )?;
+        let rows = stmt.query_map(params![site], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, i64>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, i64>(6)?,
+                r.get::<_, Vec<u8>>(7)?,
+                r.get::<_, String>(8)?,
+                r.get::<_, Vec<u8>>(9)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, site, cluster, method, version, created_at, pages, core, params, model) = row?;
+            let corrupt = |why: String| StoreError::Corrupt {
+                site: site.clone(),
+                cluster,
+                why,
+            };
+            let core = blob_to_u64s(&core).map_err(corrupt)?;
+            let model = LearnedModel::decode(&method, &params, &model).map_err(corrupt)?;
+            out.push(StoredTemplate {
+                id,
+                site: site.clone(),
+                cluster: cluster as u32,
+                version: version as u32,
+                created_at,
+                pages: pages as usize,
+                core: Fingerprint(core),
+                model,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Store templates learned by one run, as the next version of each site when the site
+    /// had none yet this run; together with the run's record, in one transaction (all or
+    /// nothing, so an interrupted run leaves the store as it was).
+    pub fn save(
+        &mut self,
+        templates: &[NewTemplate],
+        relearned_sites: &[String],
+        run: Option<(&str, &str)>,
+    ) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut next_version = tx.prepare_cached(
+                "SELECT COALESCE(MAX(version), 0) FROM templates WHERE site = ?1",
+            )?;
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO templates (site, cluster, method, version, pages, core, params, model)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?;
+            let mut versions: std::collections::HashMap<&str, i64> = Default::default();
+            for t in templates {
+                let version = match versions.get(t.site.as_str()) {
+                    Some(v) => *v,
+                    None => {
+                        let max: i64 = next_version.query_row(params![t.site], |r| r.get(0))?;
+                        // New clusters of a known site join its current version; a relearned
+                        // site starts a new one.
+                        let v = if max == 0 || relearned_sites.contains(&t.site) {
+                            max + 1
+                        } else {
+                            max
+                        };
+                        versions.insert(&t.site, v);
+                        v
+                    }
+                };
+                let (params_json, blob) = t.model.encode();
+                insert.execute(params![
+                    t.site,
+                    t.cluster,
+                    t.model.method(),
+                    version,
+                    t.pages as i64,
+                    u64s_to_blob(&t.core.0),
+                    params_json,
+                    blob
+                ])?;
+            }
+            if let Some((key, description)) = run {
+                tx.execute(
+                    "INSERT OR REPLACE INTO runs (key, description) VALUES (?1, ?2)",
+                    params![key, description],
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Whether a run with this key has finished learning.
+    pub fn has_run(&self, key: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM runs WHERE key = ?1",
+                params![key],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Every stored template, by site, version and cluster.
+    pub fn list(&self, site: Option<&str>) -> Result<Vec<TemplateSummary>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, site, cluster, method, version, created_at, pages, length(core) / 8,
+                    CASE method WHEN 'sitelevel' THEN length(model) / 8
+                         ELSE json_array_length(params, '$.pages') END
+             FROM templates WHERE ?1 IS NULL OR site = ?1
+             ORDER BY site, version, cluster",
+        )?;
+        let rows = stmt.query_map(params![site], |r| {
+            Ok(TemplateSummary {
+                id: r.get(0)?,
+                site: r.get(1)?,
+                cluster: r.get::<_, i64>(2)? as u32,
+                method: r.get(3)?,
+                version: r.get::<_, i64>(4)? as u32,
+                created_at: r.get(5)?,
+                pages: r.get::<_, i64>(6)? as usize,
+                core_paths: r.get::<_, i64>(7)? as usize,
+                model_entries: r.get::<_, i64>(8)? as usize,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Remove templates; returns how many rows went (or would go, with `dry_run`).
+    pub fn prune(&mut self, opts: &PruneOptions) -> Result<usize, StoreError> {
+        let mut conditions = vec!["(?1 IS NULL OR site = ?1)".to_string()];
+        if opts.older_than_days.is_some() {
+            conditions.push("julianday('now') - julianday(created_at) > ?2".into());
+        }
+        if opts.keep_versions.is_some() {
+            conditions.push(
+                "version <= (SELECT MAX(version) FROM templates t2 WHERE t2.site = templates.site) - ?3"
+                    .into(),
+            );
+        }
+        if conditions.len() == 1 && opts.site.is_none() {
+            // Nothing selected: refuse to empty the store by accident.
+            return Ok(0);
+        }
+        let cond = conditions.join(" AND ");
+        let args = params![
+            opts.site,
+            opts.older_than_days.unwrap_or(0.0),
+            i64::from(opts.keep_versions.unwrap_or(0))
+        ];
+        if opts.dry_run {
+            let n: i64 = self.conn.query_row(
+                &format!("SELECT COUNT(*) FROM templates WHERE {cond}"),
+                args,
+                |r| r.get(0),
+            )?;
+            return Ok(n as usize);
+        }
+        let n = self
+            .conn
+            .execute(&format!("DELETE FROM templates WHERE {cond}"), args)?;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tpl(site: &str, cluster: u32, hashes: Vec<u64>) -> NewTemplate {
+        NewTemplate {
+            site: site.into(),
+            cluster,
+            pages: 10,
+            core: Fingerprint(vec![1, 2, 3]),
+            model: LearnedModel::SiteLevel(SiteLevelModel {
+                pages: 10,
+                cover: 0.85,
+                hashes,
+            }),
+        }
+    }
+
+    #[test]
+    fn save_load_versions_and_prune() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        let mut s = TemplateStore::open(&path).unwrap();
+        s.save(
+            &[
+                tpl("a.example", 0, vec![1, 5, 9]),
+                tpl("b.example", 0, vec![2]),
+            ],
+            &[],
+            Some(("run1", "test")),
+        )
+        .unwrap();
+        assert!(s.has_run("run1").unwrap());
+        assert!(!s.has_run("run2").unwrap());
+        drop(s);
+        // Reopened: the templates are there.
+        let mut s = TemplateStore::open(&path).unwrap();
+        let a = s.site_templates("a.example").unwrap();
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].version, 1);
+        assert_eq!(a[0].core, Fingerprint(vec![1, 2, 3]));
+        assert_eq!(a[0].model, tpl("a.example", 0, vec![1, 5, 9]).model);
+        // A new cluster of a known site joins its version; relearning makes version 2.
+        s.save(&[tpl("a.example", 1, vec![3])], &[], None).unwrap();
+        assert_eq!(s.site_templates("a.example").unwrap().len(), 2);
+        s.save(&[tpl("a.example", 0, vec![4])], &["a.example".into()], None)
+            .unwrap();
+        let a = s.site_templates("a.example").unwrap();
+        assert_eq!((a.len(), a[0].version), (1, 2));
+        assert_eq!(s.list(None).unwrap().len(), 4);
+        // Prune old versions: dry run first.
+        let keep = PruneOptions {
+            keep_versions: Some(1),
+            dry_run: true,
+            ..Default::default()
+        };
+        assert_eq!(s.prune(&keep).unwrap(), 2);
+        assert_eq!(s.list(None).unwrap().len(), 4);
+        let keep = PruneOptions {
+            dry_run: false,
+            ..keep
+        };
+        assert_eq!(s.prune(&keep).unwrap(), 2);
+        assert_eq!(s.list(Some("a.example")).unwrap().len(), 1);
+        // An empty selection deletes nothing; a site selection deletes that site.
+        assert_eq!(s.prune(&PruneOptions::default()).unwrap(), 0);
+        let site = PruneOptions {
+            site: Some("b.example".into()),
+            ..Default::default()
+        };
+        assert_eq!(s.prune(&site).unwrap(), 1);
+        assert!(s.site_templates("b.example").unwrap().is_empty());
+    }
+
+    #[test]
+    fn corrupt_rows_and_newer_schemas_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        let mut s = TemplateStore::open(&path).unwrap();
+        s.save(&[tpl("a.example", 0, vec![1])], &[], None).unwrap();
+        s.conn
+            .execute("UPDATE templates SET model = x'0102'", [])
+            .unwrap();
+        assert!(matches!(
+            s.site_templates("a.example"),
+            Err(StoreError::Corrupt { .. })
+        ));
+        s.conn
+            .execute("UPDATE meta SET value = '99' WHERE key = 'schema'", [])
+            .unwrap();
+        drop(s);
+        assert!(matches!(
+            TemplateStore::open(&path),
+            Err(StoreError::Schema(99))
+        ));
+        // Not a database at all.
+        let refs = LearnedModel::HybEx {
+            sitelevel: SiteLevelModel {
+                pages: 3,
+                cover: 0.85,
+                hashes: vec![4, 8],
+            },
+            references: vec![
+                ReferencePage {
+                    url: Some("https://a.example/x".into()),
+                    body: b"<p>x</p>".to_vec(),
+                    charset: None,
+                },
+                ReferencePage {
+                    url: None,
+                    body: b"<p>yy</p>".to_vec(),
+                    charset: Some("utf-8".into()),
+                },
+            ],
+        };
+        let (params, blob) = refs.encode();
+        assert_eq!(LearnedModel::decode("hybex", &params, &blob).unwrap(), refs);
+        assert!(LearnedModel::decode("hybex", &params, &blob[1..]).is_err());
+        let junk = dir.path().join("junk.sqlite");
+        std::fs::write(&junk, b"this is not sqlite").unwrap();
+        assert!(TemplateStore::open(&junk).is_err());
+    }
+}
