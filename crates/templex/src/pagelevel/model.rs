@@ -56,7 +56,9 @@ impl Logistic {
             .iter()
             .zip(&self.weights)
             .zip(self.mean.iter().zip(&self.std))
-            .fold(self.bias, |z, ((x, w), (m, s))| z + w * (f64::from(*x) - m) / s);
+            .fold(self.bias, |z, ((x, w), (m, s))| {
+                z + w * (f64::from(*x) - m) / s
+            });
         sigmoid(z)
     }
 }
