@@ -23,6 +23,7 @@ pub mod output;
 pub mod pagelevel;
 pub mod siblings;
 pub mod source;
+pub mod tablechunk;
 pub mod template;
 
 pub use dom::{Document, NodeId};
