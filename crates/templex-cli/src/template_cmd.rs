@@ -9,6 +9,7 @@ use templex::mapping::Equality;
 use templex::output::{TextOptions, annotated_html, template_html, template_report, visible_text};
 use templex::pagelevel::{PageLevelConfig, SiteLevelConfig};
 use templex::siblings::LinkOrder;
+use templex::tablechunk::{Boundaries, ChunkKeys, Chunking, MaskRules, TableChunkConfig};
 use templex::template::{TemplateConfig, TemplateRule, extract_template};
 
 use crate::input::SourceArgs;
@@ -69,6 +70,31 @@ pub enum MethodArg {
     Sitelevel,
     /// PAGELEVEL: the key page alone, per-node classifier + tree isotonic smoothing.
     Pagelevel,
+    /// Table text chunks: text chunks recurring on a sample of the key page's template
+    /// cluster (--site-pages, --chunk-fraction, --chunk-boundaries, --chunk-keys).
+    Tablechunk,
+}
+
+/// Chunk boundaries of the table text chunk method.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum BoundariesArg {
+    /// The paper's table nodes (table, tr, td, th, thead, tbody, tfoot, caption).
+    Table,
+    /// Every block-level element (div, p, li, headings, br, the table nodes, …).
+    Block,
+}
+
+/// Chunk keys of the table text chunk method.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ChunkKeysArg {
+    /// The text alone (the paper).
+    Text,
+    /// Text and occurrence index among equal texts of the page.
+    TextOccurrence,
+    /// Text and tag path of the chunk's block.
+    TextPath,
+    /// Text, tag path and occurrence index among equal (text, path) chunks.
+    TextPathOccurrence,
 }
 
 /// Settings of the site-level method, shared by `template` and `eval`.
@@ -123,7 +149,40 @@ pub struct MethodArgs {
     #[arg(long, value_name = "θ", default_value_t = TemplateConfig::default().sitelevel.theta)]
     pub theta: f64,
 
-    /// SITELEVEL: pages of the site sampled besides the key page.
+    /// Table text chunks: a chunk on at least this fraction of the learned pages (and at
+    /// least 2) is template.
+    #[arg(long, value_name = "F", default_value_t = TemplateConfig::default().tablechunk.fraction)]
+    pub chunk_fraction: f64,
+
+    /// Table text chunks: the elements between which text forms one chunk [default: block].
+    #[arg(long, value_enum, value_name = "B")]
+    pub chunk_boundaries: Option<BoundariesArg>,
+
+    /// Table text chunks: what identifies a chunk across pages [default:
+    /// text-path-occurrence].
+    #[arg(long, value_enum, value_name = "K")]
+    pub chunk_keys: Option<ChunkKeysArg>,
+
+    /// Table text chunks: leave image ALT text and file names out of chunk text.
+    #[arg(long)]
+    pub no_image_text: bool,
+
+    /// Table text chunks: no layout-wrapper rule (an element is template only when all its
+    /// chunks are).
+    #[arg(long)]
+    pub chunk_no_wrappers: bool,
+
+    /// Table text chunks: chunks without a letter (numbers, dates, separators) count as
+    /// evidence like any other.
+    #[arg(long)]
+    pub chunk_letterless_evidence: bool,
+
+    /// Table text chunks: chunks of image text only count as content evidence too (by
+    /// default they only count when template).
+    #[arg(long)]
+    pub chunk_image_evidence: bool,
+
+    /// SITELEVEL and table text chunks: pages of the site sampled besides the key page.
     #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().site_pages)]
     pub site_pages: usize,
 
@@ -177,7 +236,9 @@ impl MethodArgs {
             MethodArg::Hybex => TemplateConfig::hybex(),
             MethodArg::Sitelevel => TemplateConfig::sitelevel(),
             MethodArg::Pagelevel => TemplateConfig::pagelevel(),
+            MethodArg::Tablechunk => TemplateConfig::tablechunk(),
         };
+        let chunking = base.tablechunk.chunking;
         let default_threshold = match base.equality {
             Equality::Weighted { threshold, .. } => threshold,
             _ => 0.6,
@@ -202,6 +263,32 @@ impl MethodArgs {
             sitelevel: SiteLevelConfig {
                 theta: self.theta,
                 ..base.sitelevel
+            },
+            tablechunk: TableChunkConfig {
+                fraction: self.chunk_fraction,
+                chunking: Chunking {
+                    boundaries: match self.chunk_boundaries {
+                        None => chunking.boundaries,
+                        Some(BoundariesArg::Table) => Boundaries::Table,
+                        Some(BoundariesArg::Block) => Boundaries::Block,
+                    },
+                    keys: match self.chunk_keys {
+                        None => chunking.keys,
+                        Some(ChunkKeysArg::Text) => ChunkKeys::Text,
+                        Some(ChunkKeysArg::TextOccurrence) => ChunkKeys::TextOccurrence,
+                        Some(ChunkKeysArg::TextPath) => ChunkKeys::TextPath,
+                        Some(ChunkKeysArg::TextPathOccurrence) => ChunkKeys::TextPathOccurrence,
+                    },
+                    images: chunking.images && !self.no_image_text,
+                },
+                rules: MaskRules {
+                    wrappers: base.tablechunk.rules.wrappers && !self.chunk_no_wrappers,
+                    letterless_neutral: base.tablechunk.rules.letterless_neutral
+                        && !self.chunk_letterless_evidence,
+                    image_chunks_template_only: base.tablechunk.rules.image_chunks_template_only
+                        && !self.chunk_image_evidence,
+                },
+                ..base.tablechunk
             },
             site_pages: self.site_pages,
             pagelevel: PageLevelConfig {

@@ -101,3 +101,69 @@ fn help_lists_subcommands() {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("links"));
 }
+
+/// `--method tablechunk` with every output format, and its options.
+#[test]
+fn template_tablechunk_in_every_format() {
+    let site = example_site();
+    let run = |format: &str, extra: &[&str]| {
+        let out = templex()
+            .args([
+                "template",
+                "--method",
+                "tablechunk",
+                "--url-prefix",
+                "https://www.riverbend-garden.example/",
+                "--format",
+                format,
+            ])
+            .args(extra)
+            .arg("--site")
+            .arg(&site)
+            .arg(site.join("news/spring-planting.html"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let json: serde_json::Value = serde_json::from_str(&run("json", &[])).unwrap();
+    assert_eq!(json["method"], "table_chunk");
+    assert!(json["pages_loaded"].as_u64().unwrap() >= 5, "{json}");
+    let paths = json["template_paths"].as_array().unwrap();
+    assert!(
+        paths
+            .iter()
+            .any(|p| p.as_str().unwrap().contains("/header[1]"))
+    );
+    let annotated = run("annotated", &[]);
+    assert!(annotated.contains("template_node"));
+    let template = run("template", &[]);
+    assert!(template.contains("main-menu") && !template.contains("entry-title"));
+    let text = run("text", &[]);
+    assert!(text.contains("Forty pairs of hands"));
+    assert!(!text.contains("Growing food and neighbours"), "{text}");
+    // The paper's settings are accepted (and find nothing on a div-layout site).
+    let paper = run(
+        "json",
+        &[
+            "--chunk-boundaries",
+            "table",
+            "--chunk-keys",
+            "text",
+            "--chunk-fraction",
+            "0.5",
+            "--site-pages",
+            "5",
+            "--chunk-no-wrappers",
+            "--chunk-letterless-evidence",
+            "--chunk-image-evidence",
+            "--no-image-text",
+        ],
+    );
+    let paper: serde_json::Value = serde_json::from_str(&paper).unwrap();
+    assert!(paper["template_paths"].as_array().unwrap().is_empty());
+}

@@ -25,6 +25,7 @@ pub mod pagelevel;
 pub mod siblings;
 pub mod source;
 pub mod store;
+pub mod tablechunk;
 pub mod template;
 
 pub use dom::{Document, NodeId};

@@ -82,6 +82,8 @@ fn is_url_attr(name: &str) -> bool {
 struct TemplateOnly<'a> {
     template: &'a [bool],
     head: Option<NodeId>,
+    /// `<html>` and `<body>`.
+    frame: [Option<NodeId>; 2],
     base: Url,
 }
 
@@ -105,7 +107,12 @@ impl SerializeHook for TemplateOnly<'_> {
         match &doc.node(id).data {
             NodeData::Document | NodeData::Doctype { .. } => true,
             NodeData::Element(_) => {
-                self.template.get(id.index()).copied().unwrap_or(false) || Self::is_style(doc, id)
+                // <html> and <body> frame the template even when a method leaves them out of
+                // it (SITELEVEL, PAGELEVEL and table chunks never mark the page's root
+                // elements: they hold the content too).
+                self.template.get(id.index()).copied().unwrap_or(false)
+                    || Self::is_style(doc, id)
+                    || self.frame.contains(&Some(id))
             }
             NodeData::Text(_) => {
                 // Blank text keeps the layout readable; other text must be template.
@@ -160,6 +167,7 @@ pub fn template_html(doc: &Document, template: &[bool], page_url: &Url) -> Strin
     let hook = TemplateOnly {
         template,
         head: doc.head(),
+        frame: [doc.html(), doc.body()],
         base: base_url(doc, page_url),
     };
     let mut out = String::new();

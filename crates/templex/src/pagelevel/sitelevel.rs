@@ -6,7 +6,6 @@
 //! The frequent hashes are the learned template of a page cluster: [`SiteLevel::model`] keeps
 //! only them, so that applying a learned template to a new page is one hashing pass.
 
-use std::collections::BTreeSet;
 use std::hash::BuildHasher;
 
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
@@ -121,23 +120,29 @@ impl SiteLevel {
 
     /// The smallest page count that makes a hash template under `config`.
     pub fn threshold(&self, config: &SiteLevelConfig) -> u32 {
-        let by_theta = (config.theta * self.pages as f64 - 1e-9).ceil().max(1.0) as u32;
-        by_theta.max(config.min_pages as u32)
+        df_threshold(self.pages, config.theta, config.min_pages)
+    }
+
+    /// The hashes occurring on at least `min_df` pages with their document frequencies,
+    /// sorted by hash (ready for binary search and for storage).
+    pub fn frequent(&self, min_df: u32) -> Vec<(u64, u32)> {
+        let mut out: Vec<(u64, u32)> = self
+            .df
+            .iter()
+            .filter(|(_, df)| **df >= min_df)
+            .map(|(h, df)| (*h, *df))
+            .collect();
+        out.sort_unstable();
+        out
     }
 
     /// The learned template: the frequent hashes only, ready to apply to any page.
     pub fn model(&self, config: &SiteLevelConfig) -> SiteLevelModel {
         let t = self.threshold(config);
-        let hashes: BTreeSet<u64> = self
-            .df
-            .iter()
-            .filter(|(_, df)| **df >= t)
-            .map(|(h, _)| *h)
-            .collect();
         SiteLevelModel {
             pages: self.pages,
             cover: config.cover,
-            hashes: hashes.into_iter().collect(),
+            hashes: self.frequent(t).into_iter().map(|(h, _)| h).collect(),
         }
     }
 
@@ -148,6 +153,21 @@ impl SiteLevel {
         let frequent: Vec<bool> = hashes.iter().map(|h| self.frequency(*h) >= t).collect();
         cover_rule(doc, &frequent, config.cover)
     }
+}
+
+/// The smallest document frequency that counts as "recurring" on `pages` pages: a `fraction`
+/// of them (rounded up, at least 1), and never fewer than `min_pages` — with two pages and a
+/// low fraction a single page would otherwise make everything template. A fraction rather
+/// than a fixed count, because the same count means "nearly all" on a small cluster and
+/// "a few" on a large one.
+pub fn df_threshold(pages: usize, fraction: f64, min_pages: usize) -> u32 {
+    let fraction = if fraction.is_finite() {
+        fraction.clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    let by_fraction = (fraction * pages as f64 - 1e-9).ceil().max(1.0) as u32;
+    by_fraction.max(min_pages.min(u32::MAX as usize) as u32)
 }
 
 /// A learned SITELEVEL template: the set of frequent node hashes of a page cluster.

@@ -473,25 +473,19 @@ impl TemplateStore {
 
     /// Remove templates; returns how many rows went (or would go, with `dry_run`).
     pub fn prune(&mut self, opts: &PruneOptions) -> Result<usize, StoreError> {
-        let mut conditions = vec!["(?1 IS NULL OR site = ?1)".to_string()];
-        if opts.older_than_days.is_some() {
-            conditions.push("julianday('now') - julianday(created_at) > ?2".into());
-        }
-        if opts.keep_versions.is_some() {
-            conditions.push(
-                "version <= (SELECT MAX(version) FROM templates t2 WHERE t2.site = templates.site) - ?3"
-                    .into(),
-            );
-        }
-        if conditions.len() == 1 && opts.site.is_none() {
+        if opts.site.is_none() && opts.older_than_days.is_none() && opts.keep_versions.is_none()
+        {
             // Nothing selected: refuse to empty the store by accident.
             return Ok(0);
         }
-        let cond = conditions.join(" AND ");
+        let cond = "(?1 IS NULL OR site = ?1)
+             AND (?2 IS NULL OR julianday('now') - julianday(created_at) > ?2)
+             AND (?3 IS NULL OR version <= (SELECT MAX(version) FROM templates t2
+                                            WHERE t2.site = templates.site) - ?3)";
         let args = params![
             opts.site,
-            opts.older_than_days.unwrap_or(0.0),
-            i64::from(opts.keep_versions.unwrap_or(0))
+            opts.older_than_days,
+            opts.keep_versions.map(i64::from)
         ];
         if opts.dry_run {
             let n: i64 = self.conn.query_row(
@@ -501,10 +495,9 @@ impl TemplateStore {
             )?;
             return Ok(n as usize);
         }
-        let n = self
+        Ok(self
             .conn
-            .execute(&format!("DELETE FROM templates WHERE {cond}"), args)?;
-        Ok(n)
+            .execute(&format!("DELETE FROM templates WHERE {cond}"), args)?)
     }
 }
 

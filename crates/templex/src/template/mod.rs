@@ -23,6 +23,7 @@ use crate::mapping::{Equality, MapIndex, Mapping, etdm};
 use crate::pagelevel::{Model, PageLevelConfig, Segment, SiteLevel, SiteLevelConfig};
 use crate::siblings::cs::{CsConfig, LinkOrder, StopReason, find_complete_subdigraph};
 use crate::source::{LoadError, LoadStats, PageSource};
+use crate::tablechunk::TableChunkConfig;
 
 /// How a mapped node becomes template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -49,6 +50,9 @@ pub enum Method {
     SiteLevel,
     /// PAGELEVEL: the key page alone, classified and smoothed ([`crate::pagelevel`]).
     PageLevel,
+    /// Table text chunks: text chunks recurring on many sampled pages of the key page's
+    /// template are template ([`crate::tablechunk`]).
+    TableChunk,
 }
 
 impl Method {
@@ -59,6 +63,7 @@ impl Method {
             Method::HybEx => "hybex",
             Method::SiteLevel => "sitelevel",
             Method::PageLevel => "pagelevel",
+            Method::TableChunk => "tablechunk",
         }
     }
 }
@@ -94,9 +99,12 @@ pub struct TemplateConfig {
     pub patience: usize,
     /// SITELEVEL settings.
     pub sitelevel: SiteLevelConfig,
-    /// Pages of the site SITELEVEL samples (besides the key page).
+    /// Table text chunk settings (threshold fraction, boundaries, keys).
+    pub tablechunk: TableChunkConfig,
+    /// Pages of the site SITELEVEL and the table text chunk method sample (besides the key
+    /// page).
     pub site_pages: usize,
-    /// Seed of SITELEVEL's page sample.
+    /// Seed of the page sample.
     pub seed: u64,
     /// PAGELEVEL settings.
     pub pagelevel: PageLevelConfig,
@@ -136,6 +144,7 @@ impl TemplateConfig {
             time_budget: cs.time_budget,
             patience: cs.patience,
             sitelevel: SiteLevelConfig::default(),
+            tablechunk: TableChunkConfig::default(),
             site_pages: 50,
             seed: 1,
             pagelevel: PageLevelConfig::default(),
@@ -151,6 +160,14 @@ impl TemplateConfig {
     pub fn sitelevel() -> Self {
         TemplateConfig {
             method: Method::SiteLevel,
+            ..TemplateConfig::temex()
+        }
+    }
+
+    /// Table text chunks learned from a sample of the key page's template cluster.
+    pub fn tablechunk() -> Self {
+        TemplateConfig {
+            method: Method::TableChunk,
             ..TemplateConfig::temex()
         }
     }
@@ -255,7 +272,7 @@ impl TemplateResult {
     pub fn content_mask(&self, config: &ContentConfig) -> (Vec<bool>, &'static str) {
         let site_evidence = match self.method {
             Method::TemEx | Method::HybEx => !self.cs_pages.is_empty(),
-            Method::SiteLevel => self.template.iter().any(|t| *t),
+            Method::SiteLevel | Method::TableChunk => self.template.iter().any(|t| *t),
             Method::PageLevel => !self.fallback,
         };
         if !site_evidence {
@@ -266,6 +283,7 @@ impl TemplateResult {
             Method::HybEx => "site-hybex",
             Method::SiteLevel => "site-sitelevel",
             Method::PageLevel => "pagelevel",
+            Method::TableChunk => "site-tablechunk",
         };
         (
             crate::extract::non_template_mask(&self.doc, &self.template),
@@ -295,6 +313,7 @@ pub fn extract_template(
         }
         Method::SiteLevel => sitelevel_template(source, &page.final_url, doc, key_page, config),
         Method::PageLevel => pagelevel_template(&page.final_url, doc, key_page, config),
+        Method::TableChunk => tablechunk_template(source, &page.final_url, doc, key_page, config),
     };
     let after = source.stats();
     result.loads = LoadStats {
@@ -374,6 +393,39 @@ fn sitelevel_template(
         result
             .notes
             .push("no other page of the site could be loaded: no template".into());
+    }
+    result
+}
+
+/// Table text chunks: learn the chunks recurring on the key page and a sample of its
+/// template cluster, apply them to the key page.
+fn tablechunk_template(
+    source: &dyn PageSource,
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+) -> TemplateResult {
+    let t = Instant::now();
+    let (sample, note) = site_sample(source, key_url, &doc, config.site_pages, config.seed);
+    let model = crate::tablechunk::learn(std::iter::once(&doc).chain(&sample), &config.tablechunk);
+    let siblings = t.elapsed();
+    let t2 = Instant::now();
+    let template = model.template_mask(&doc);
+    let mut result = lone_result(Method::TableChunk, key_url, doc, template, key_page);
+    result.timings.siblings = siblings;
+    result.timings.mapping = t2.elapsed();
+    result.notes.extend(note);
+    let by_fraction = (config.tablechunk.fraction * model.pages as f64).ceil();
+    if sample.is_empty() {
+        result
+            .notes
+            .push("no other page of the site shares the key page's template: no template".into());
+    } else if by_fraction < f64::from(model.threshold) {
+        result.notes.push(format!(
+            "only {} pages share the key page's template: a chunk must recur on {} of them",
+            model.pages, model.threshold
+        ));
     }
     result
 }
