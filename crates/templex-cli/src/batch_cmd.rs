@@ -19,6 +19,8 @@ pub enum BatchMethod {
     Hybex,
     /// SITELEVEL over a sample of each template cluster.
     Sitelevel,
+    /// Table text chunks over a sample of each template cluster.
+    Tablechunk,
     /// No learning: the page-level content extractor on every page.
     PageLevel,
 }
@@ -44,7 +46,7 @@ pub struct BatchArgs {
     pub url_prefix: Vec<String>,
 
     /// How each template cluster learns its template.
-    #[arg(long, value_enum, default_value_t = BatchMethod::Hybex)]
+    #[arg(long, value_enum, default_value_t = BatchMethod::Tablechunk)]
     pub method: BatchMethod,
 
     /// Pages of a new cluster its template is learned from.
@@ -62,6 +64,11 @@ pub struct BatchArgs {
     /// Megabytes of samples that clusters still learning may hold.
     #[arg(long, value_name = "MB", default_value_t = BatchConfig::default().sample_memory >> 20)]
     pub sample_memory: usize,
+
+    /// Keep the page-level detector's main content out of SITELEVEL and table-chunk
+    /// templates (HybEx's page-level step; costs a page-level pass per page).
+    #[arg(long)]
+    pub protect: bool,
 
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N")]
@@ -137,6 +144,7 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         method: match args.method {
             BatchMethod::Hybex => LearnMethod::HybEx,
             BatchMethod::Sitelevel => LearnMethod::SiteLevel,
+            BatchMethod::Tablechunk => LearnMethod::TableChunk,
             BatchMethod::PageLevel => LearnMethod::PageLevel,
         },
         sample_pages: args.sample_pages,
@@ -147,6 +155,7 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         },
         sample_memory: args.sample_memory << 20,
         relearn: args.relearn,
+        protect_content: args.protect,
         ..BatchConfig::default()
     };
     let bar = ProgressBar::new_spinner();
@@ -301,6 +310,11 @@ pub fn run_store(args: StoreArgs) -> Result<ExitCode> {
                                 "frequent_hashes": m.hashes.len(),
                                 "learned_from_pages": m.pages,
                                 "cover": m.cover,
+                            }),
+                            templex::store::LearnedModel::TableChunk(m) => serde_json::json!({
+                                "template_chunks": m.chunks.len(),
+                                "learned_from_pages": m.pages,
+                                "threshold": m.threshold,
                             }),
                             templex::store::LearnedModel::HybEx { references, sitelevel } => serde_json::json!({
                                 "reference_pages": references.iter().map(|r| serde_json::json!({

@@ -60,6 +60,8 @@ pub struct ReferencePage {
 pub enum LearnedModel {
     /// SITELEVEL: the cluster's frequent node hashes.
     SiteLevel(SiteLevelModel),
+    /// Table text chunks: the cluster's template chunk keys.
+    TableChunk(crate::tablechunk::TableChunkModel),
     /// HybEx against the pages of a pool of the cluster's pages (the few most similar to
     /// the page at hand), with the cluster's SITELEVEL model for pages no reference maps.
     HybEx {
@@ -76,6 +78,7 @@ impl LearnedModel {
         match self {
             LearnedModel::SiteLevel(_) => "sitelevel",
             LearnedModel::HybEx { .. } => "hybex",
+            LearnedModel::TableChunk(_) => "tablechunk",
         }
     }
 
@@ -84,6 +87,7 @@ impl LearnedModel {
         match self {
             LearnedModel::SiteLevel(m) => m.hashes.len(),
             LearnedModel::HybEx { references, .. } => references.len(),
+            LearnedModel::TableChunk(m) => m.chunks.len(),
         }
     }
 
@@ -94,6 +98,16 @@ impl LearnedModel {
                 serde_json::json!({"pages": m.pages, "cover": m.cover}).to_string(),
                 u64s_to_blob(&m.hashes),
             ),
+            LearnedModel::TableChunk(m) => {
+                let mut params = m.clone();
+                params.chunks.clear();
+                let blob = m
+                    .chunks
+                    .iter()
+                    .flat_map(|(k, df)| k.to_le_bytes().into_iter().chain(df.to_le_bytes()))
+                    .collect();
+                (serde_json::to_string(&params).unwrap_or_default(), blob)
+            }
             LearnedModel::HybEx {
                 references,
                 sitelevel,
@@ -117,6 +131,25 @@ impl LearnedModel {
 
     fn decode(method: &str, params: &str, blob: &[u8]) -> Result<LearnedModel, String> {
         match method {
+            "tablechunk" => {
+                let mut m: crate::tablechunk::TableChunkModel =
+                    serde_json::from_str(params).map_err(|e| e.to_string())?;
+                if blob.len() % 12 != 0 {
+                    return Err(format!("blob of {} bytes is not a chunk list", blob.len()));
+                }
+                m.chunks = blob
+                    .chunks_exact(12)
+                    .map(|c| {
+                        let k = u64::from_le_bytes(c[..8].try_into().unwrap_or([0; 8]));
+                        let df = u32::from_le_bytes(c[8..].try_into().unwrap_or([0; 4]));
+                        (k, df)
+                    })
+                    .collect();
+                if m.chunks.windows(2).any(|w| w[0].0 >= w[1].0) {
+                    return Err("chunk keys not sorted".into());
+                }
+                Ok(LearnedModel::TableChunk(m))
+            }
             "hybex" => {
                 #[derive(Deserialize)]
                 struct S {
@@ -451,6 +484,7 @@ impl TemplateStore {
         let mut stmt = self.conn.prepare(
             "SELECT id, site, cluster, method, version, created_at, pages, length(core) / 8,
                     CASE method WHEN 'sitelevel' THEN length(model) / 8
+                                WHEN 'tablechunk' THEN length(model) / 12
                          ELSE json_array_length(params, '$.pages') END
              FROM templates WHERE ?1 IS NULL OR site = ?1
              ORDER BY site, version, cluster",
@@ -473,8 +507,7 @@ impl TemplateStore {
 
     /// Remove templates; returns how many rows went (or would go, with `dry_run`).
     pub fn prune(&mut self, opts: &PruneOptions) -> Result<usize, StoreError> {
-        if opts.site.is_none() && opts.older_than_days.is_none() && opts.keep_versions.is_none()
-        {
+        if opts.site.is_none() && opts.older_than_days.is_none() && opts.keep_versions.is_none() {
             // Nothing selected: refuse to empty the store by accident.
             return Ok(0);
         }
@@ -616,6 +649,15 @@ mod tests {
                 },
             ],
         };
+        let chunks = LearnedModel::TableChunk(crate::tablechunk::TableChunkModel {
+            chunks: vec![(3, 7), (9, 2)],
+            ..crate::tablechunk::learn(std::iter::empty(), &Default::default())
+        });
+        let (params, blob) = chunks.encode();
+        assert_eq!(
+            LearnedModel::decode("tablechunk", &params, &blob).unwrap(),
+            chunks
+        );
         let (params, blob) = refs.encode();
         assert_eq!(LearnedModel::decode("hybex", &params, &blob).unwrap(), refs);
         assert!(LearnedModel::decode("hybex", &params, &blob[1..]).is_err());

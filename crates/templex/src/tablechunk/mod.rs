@@ -571,6 +571,14 @@ pub fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
     chunks
 }
 
+/// The chunk keys of a page: all a learner needs of it.
+pub fn page_keys(doc: &Document, chunking: &Chunking) -> Vec<u64> {
+    page_chunks(doc, chunking)
+        .into_iter()
+        .map(|c| c.key)
+        .collect()
+}
+
 /// Streams a cluster's pages into chunk document frequencies (pass 1), for callers that
 /// see pages one at a time (a crawl, batch mode); [`learn`] is the one-call form.
 #[derive(Debug, Clone)]
@@ -590,11 +598,13 @@ impl TableChunkLearner {
 
     /// Count one page: each of its chunk keys once, however often it occurs.
     pub fn add(&mut self, doc: &Document) {
-        let keys: Vec<u64> = page_chunks(doc, &self.config.chunking)
-            .into_iter()
-            .map(|c| c.key)
-            .collect();
-        self.df.add_hashes(&keys);
+        self.add_keys(&page_keys(doc, &self.config.chunking));
+    }
+
+    /// Count one page given its [`page_keys`] (batch runs keep only the keys of sampled
+    /// pages, not the pages).
+    pub fn add_keys(&mut self, keys: &[u64]) {
+        self.df.add_hashes(keys);
     }
 
     /// Pages counted.
