@@ -142,7 +142,7 @@ fn second_run_reuses_stored_templates() {
         prefixes: vec!["www.riverbend-garden0.example".into()],
     };
     let second = batch(
-        &[mirror.clone()],
+        std::slice::from_ref(&mirror),
         &config,
         &store,
         &dir.path().join("2.jsonl"),
