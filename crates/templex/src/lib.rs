@@ -8,10 +8,16 @@
 //!
 //! 1. [`dom`] — decode bytes, parse HTML into an arena tree ([`dom::Document`]), serialize it.
 //! 2. [`source`] — load the pages of a site: mirror directories, WARC files, live HTTP, memory.
-//! 3. [`links`] — extract and resolve a page's hyperlinks, classify them as same-site.
-//!
-//! Later stages (finding sibling pages that share a template, mapping DOM trees, extracting
-//! content, writing outputs) build on these.
+//! 3. [`links`] and [`siblings`] — a page's links, their order, the complete subdigraph of
+//!    sibling pages sharing its template; [`cluster`] groups a site's pages by template.
+//! 4. [`mapping`] — exact top-down mapping of DOM trees under node-equality relations.
+//! 5. The methods: [`template`] (one entry point, [`template::extract_template`], for TemEx,
+//!    HybEx, SITELEVEL, PAGELEVEL and table chunks), [`pagelevel`] (one page: classifier and
+//!    tree isotonic smoothing, SITELEVEL labels), [`tablechunk`], and [`extract`] (page-level
+//!    main content).
+//! 6. Outputs: [`output`] (annotated page, reusable template, reports, text), [`eval`]
+//!    (scores against the gold standard), [`batch`] (crawl scale, with the [`store`] of
+//!    learned templates).
 
 pub mod batch;
 pub mod cluster;

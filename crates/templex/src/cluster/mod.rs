@@ -141,8 +141,14 @@ impl Cluster {
         for h in &fp.0 {
             *self.counts.entry(*h).or_insert(0) += 1;
         }
-        // Cores settle quickly; recomputing on every page is O(paths), cheap for small
-        // clusters, and done on powers of two afterwards.
+        // Cores settle quickly: recomputed on every page of a small cluster, then on powers
+        // of two, and frozen after 1024 pages, when the path counts are dropped (a crawl's
+        // clusters must not grow with its size).
+        if self.pages > 1024 {
+            self.frozen = true;
+            self.counts = FxHashMap::default();
+            return;
+        }
         if self.pages <= 8 || self.pages.is_power_of_two() {
             let need = (core_share * self.pages as f64).ceil().max(1.0) as u32;
             let mut core: Vec<u64> = self

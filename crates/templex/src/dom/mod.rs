@@ -1,4 +1,4 @@
-//! Parsing and the DOM: bytes → text ([`decode`]) → arena tree ([`Document`]) → HTML.
+//! Parsing and the DOM: bytes → text ([`decode()`]) → arena tree ([`Document`]) → HTML.
 //!
 //! One representation serves every stage of templex: nodes live in a `Vec` in document
 //! order, so subtrees are id ranges and all traversals are loops.

@@ -18,7 +18,7 @@ use super::tree::{Attr, Document, Element, Node, NodeData, NodeId};
 
 const NONE: u32 = u32::MAX;
 
-/// Parse a page from bytes: decode (see [`super::decode`]), then parse as HTML.
+/// Parse a page from bytes: decode (see [`super::decode()`]), then parse as HTML.
 ///
 /// Never fails: any byte sequence yields a document (possibly `<html><head></head><body>`).
 pub fn parse_bytes(bytes: &[u8], transport_charset: Option<&str>) -> Document {
