@@ -1,26 +1,13 @@
 //! End-to-end tests of `templex warc`, `templex batch` (including a run killed midway and
 //! resumed) and `templex store`.
 
+mod common;
+
+use common::{example_site, ok, templex};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-fn templex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_templex"))
-}
-
-fn example_site() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/site")
-}
-
-fn ok(out: std::process::Output) -> std::process::Output {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
 
 fn warc(dir: &Path, copies: usize) -> PathBuf {
     let path = dir.join(format!("x{copies}.warc.gz"));

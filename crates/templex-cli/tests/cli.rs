@@ -1,15 +1,8 @@
 //! End-to-end tests of the `templex` binary on the bundled example site.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn templex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_templex"))
-}
-
-fn example_site() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/site")
-}
+use common::{example_site, templex};
 
 #[test]
 fn links_json_on_example_site() {

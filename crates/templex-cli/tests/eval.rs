@@ -1,34 +1,10 @@
 //! `templex eval` on the shared gold standard (skipped with a notice when the data is absent).
 
+mod common;
+
+use common::{data_dir, templex};
+
 use std::path::PathBuf;
-use std::process::Command;
-
-fn templex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_templex"))
-}
-
-/// The shared evaluation data, as the library's tests find it (`TEMPLEX_DATA`, else
-/// `../shared/data` beside the repository); `TEMPLEX_REQUIRE_DATA` turns absence into failure.
-fn data_dir() -> Option<PathBuf> {
-    let candidates = std::env::var_os("TEMPLEX_DATA")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(std::iter::once(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        ));
-    for c in candidates {
-        if c.join("gold").is_dir() {
-            return Some(c);
-        }
-    }
-    if std::env::var_os("TEMPLEX_REQUIRE_DATA").is_some() {
-        panic!("TEMPLEX_REQUIRE_DATA is set but the shared data was not found (set TEMPLEX_DATA)");
-    }
-    eprintln!(
-        "NOTICE: skipping: shared evaluation data not found (set TEMPLEX_DATA or place it at ../shared/data)"
-    );
-    None
-}
 
 #[test]
 fn eval_writes_one_row_per_key_page() {

@@ -1,34 +1,8 @@
 //! End-to-end tests of `templex template --method pagelevel|sitelevel` and `templex train`.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn templex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_templex"))
-}
-
-fn example_site() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/site")
-}
-
-fn data_dir() -> Option<PathBuf> {
-    let candidates = std::env::var_os("TEMPLEX_DATA")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(std::iter::once(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        ));
-    for c in candidates {
-        if c.join("sites.json").is_file() {
-            return Some(c);
-        }
-    }
-    if std::env::var_os("TEMPLEX_REQUIRE_DATA").is_some() {
-        panic!("TEMPLEX_REQUIRE_DATA is set but the shared data was not found");
-    }
-    eprintln!("NOTICE: skipping: shared evaluation data not found (set TEMPLEX_DATA)");
-    None
-}
+use common::{data_dir, example_site, templex};
 
 #[test]
 fn segments_of_one_page_without_a_site() {

@@ -7,7 +7,6 @@ mod common;
 use std::path::PathBuf;
 
 use templex::dom::{NodeId, parse_str, select};
-use templex::eval::{Prediction, evaluate};
 use templex::pagelevel::training::{SiteTrainConfig, site_samples};
 use templex::pagelevel::{Model, PageLevelConfig, TrainConfig, TrainingInfo, detect, train};
 use templex::source::{MirrorSource, PageSource};
@@ -135,16 +134,9 @@ fn training_on_a_mirror_gives_a_usable_model() {
 /// content F1 0.862; leave-one-site-out 0.840 / 0.867, BENCHMARKS.md).
 #[test]
 fn dev_gold_floors_pagelevel() {
-    let Some(data) = common::data_dir() else {
+    let Some(report) = common::eval_dev_gold(&TemplateConfig::pagelevel()) else {
         return;
     };
-    let config = TemplateConfig::pagelevel();
-    let detect = |source: &MirrorSource, url: &url::Url| {
-        extract_template(source, url, &config)
-            .map(Prediction::from)
-            .map_err(|e| e.to_string())
-    };
-    let report = evaluate(&data, &data.join("gold"), &detect).unwrap();
     let m = &report.macro_avg;
     eprintln!("{report}");
     assert_eq!(m.errors, 0);
@@ -156,16 +148,9 @@ fn dev_gold_floors_pagelevel() {
 /// SITELEVEL over 50 same-template pages (measured: template F1 0.904, content F1 0.897).
 #[test]
 fn dev_gold_floors_sitelevel() {
-    let Some(data) = common::data_dir() else {
+    let Some(report) = common::eval_dev_gold(&TemplateConfig::sitelevel()) else {
         return;
     };
-    let config = TemplateConfig::sitelevel();
-    let detect = |source: &MirrorSource, url: &url::Url| {
-        extract_template(source, url, &config)
-            .map(Prediction::from)
-            .map_err(|e| e.to_string())
-    };
-    let report = evaluate(&data, &data.join("gold"), &detect).unwrap();
     let m = &report.macro_avg;
     assert_eq!(m.errors, 0);
     assert!(m.template.f1 >= 0.87, "template F1 {}", m.template.f1);

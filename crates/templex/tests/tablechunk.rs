@@ -7,7 +7,6 @@ mod common;
 use std::path::PathBuf;
 
 use templex::dom::{Document, NodeId, parse_bytes, parse_str, select};
-use templex::eval::{Prediction, evaluate};
 use templex::source::MirrorSource;
 use templex::tablechunk::{
     Boundaries, ChunkKeys, Chunking, TableChunkConfig, TableChunkModel, learn, page_chunks,
@@ -496,18 +495,10 @@ fn example_site_template_is_the_chrome() {
 /// content F1 0.971 with 50 sampled pages, every page at least 0.73 / 0.80; BENCHMARKS.md).
 #[test]
 fn dev_gold_floors_tablechunk() {
-    let Some(data) = common::data_dir() else {
+    let Some(report) = common::eval_dev_gold(&TemplateConfig::tablechunk()) else {
         return;
     };
-    let config = TemplateConfig::tablechunk();
-    let detect = |source: &MirrorSource, url: &url::Url| {
-        extract_template(source, url, &config)
-            .map(Prediction::from)
-            .map_err(|e| e.to_string())
-    };
-    let report = evaluate(&data, &data.join("gold"), &detect).unwrap();
     let m = &report.macro_avg;
-    eprintln!("{report}");
     assert_eq!(m.pages, 32);
     assert_eq!(m.errors, 0);
     assert!(m.template.f1 >= 0.94, "template F1 {}", m.template.f1);

@@ -6,7 +6,6 @@ mod common;
 use std::path::PathBuf;
 
 use templex::dom::{NodeId, select};
-use templex::eval::{Prediction, evaluate};
 use templex::source::{MirrorSource, PageSource};
 use templex::template::{TemplateConfig, extract_template};
 
@@ -107,17 +106,10 @@ fn dev_gold_floors_temex() {
 }
 
 fn dev_gold_floors_for(config: TemplateConfig, dostips_doc_floor: f64) {
-    let Some(data) = common::data_dir() else {
+    let Some(report) = common::eval_dev_gold(&config) else {
         return;
     };
-    let detect = |source: &MirrorSource, url: &url::Url| {
-        extract_template(source, url, &config)
-            .map(Prediction::from)
-            .map_err(|e| e.to_string())
-    };
-    let report = evaluate(&data, &data.join("gold"), &detect).unwrap();
     let m = &report.macro_avg;
-    eprintln!("{report}");
     assert_eq!(m.pages, 32);
     assert_eq!(m.errors, 0);
     assert!(m.template.f1 >= 0.90, "template F1 {}", m.template.f1);

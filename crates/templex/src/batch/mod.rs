@@ -890,17 +890,7 @@ fn apply_one(
 pub fn template_share(doc: &Document, template: &[bool]) -> f64 {
     let Some(body) = doc.body() else { return 0.0 };
     let (mut all, mut tpl) = (0usize, 0usize);
-    let mut hidden_until = 0u32;
-    for id in doc.descendants(body) {
-        if id.0 < hidden_until {
-            continue;
-        }
-        if let Some(e) = doc.element(id) {
-            if crate::extract::is_invisible(&e.name.local) {
-                hidden_until = doc.node(id).end.0;
-            }
-            continue;
-        }
+    for id in crate::extract::visible_descendants(doc, body) {
         if let Some(t) = doc.text(id) {
             let w = t.split_whitespace().count();
             all += w;

@@ -143,16 +143,8 @@ fn words_and_links(doc: &Document, predicted: &[bool], gold_content: &[bool]) ->
     let Some(body) = doc.body() else {
         return (Prf::default(), Prf::default());
     };
-    let mut hidden_until = 0u32;
-    for id in doc.descendants(body) {
-        if id.0 < hidden_until {
-            continue;
-        }
+    for id in crate::extract::visible_descendants(doc, body) {
         if let Some(e) = doc.element(id) {
-            if crate::extract::is_invisible(&e.name.local) {
-                hidden_until = doc.node(id).end.0;
-                continue;
-            }
             if e.is(&local_name!("a")) && e.attr("href").is_some() {
                 tally(
                     &mut links,

@@ -71,6 +71,25 @@ pub fn is_invisible(tag: &LocalName) -> bool {
     )
 }
 
+/// The descendants of `root` in document order, without the subtrees of invisible elements
+/// (`script`, `style`, …): the nodes a reader sees.
+pub fn visible_descendants(doc: &Document, root: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    let mut hidden_until = 0u32;
+    doc.descendants(root).filter(move |id| {
+        if id.0 < hidden_until {
+            return false;
+        }
+        if doc
+            .element(*id)
+            .is_some_and(|e| is_invisible(&e.name.local))
+        {
+            hidden_until = doc.node(*id).end.0;
+            return false;
+        }
+        true
+    })
+}
+
 /// Count words (runs of alphanumerics; each CJK character counts as one) and punctuation.
 fn count(text: &str) -> (u32, u32) {
     let (mut words, mut punct, mut in_word) = (0u32, 0u32, false);

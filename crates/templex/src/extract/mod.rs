@@ -13,7 +13,7 @@
 mod blocks;
 mod render;
 
-pub use blocks::{Block, BlockKind, is_invisible, segment_blocks};
+pub use blocks::{Block, BlockKind, is_invisible, segment_blocks, visible_descendants};
 pub use render::{content_html, content_markdown, content_text};
 
 use markup5ever::local_name;

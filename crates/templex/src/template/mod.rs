@@ -366,6 +366,36 @@ fn pagelevel_template(
     result
 }
 
+/// The methods that learn from a sample of the key page's template cluster (SITELEVEL,
+/// table chunks): load the sample, let `learn` make the key page's template (and notes) from
+/// the key page and the sample, time both phases.
+fn sample_template(
+    method: Method,
+    source: &dyn PageSource,
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+    learn: impl FnOnce(&Document, &[Document]) -> (Vec<bool>, Option<String>),
+) -> TemplateResult {
+    let t = Instant::now();
+    let (sample, note) = site_sample(source, key_url, &doc, config.site_pages, config.seed);
+    let siblings = t.elapsed();
+    let t2 = Instant::now();
+    let (template, learn_note) = learn(&doc, &sample);
+    let mut result = lone_result(method, key_url, doc, template, key_page);
+    result.timings.siblings = siblings;
+    result.timings.mapping = t2.elapsed();
+    result.notes.extend(note);
+    if sample.is_empty() {
+        result
+            .notes
+            .push("no other page of the site shares the key page's template: no template".into());
+    }
+    result.notes.extend(learn_note);
+    result
+}
+
 /// SITELEVEL: hash the key page and a sample of its site's pages; recurring fragments are
 /// template.
 fn sitelevel_template(
@@ -375,26 +405,22 @@ fn sitelevel_template(
     key_page: Duration,
     config: &TemplateConfig,
 ) -> TemplateResult {
-    let t = Instant::now();
-    let (sample, note) = site_sample(source, key_url, &doc, config.site_pages, config.seed);
-    let mut freq = SiteLevel::new();
-    freq.add(&doc);
-    for d in &sample {
-        freq.add(d);
-    }
-    let siblings = t.elapsed();
-    let t2 = Instant::now();
-    let template = freq.template_mask(&doc, &config.sitelevel);
-    let mut result = lone_result(Method::SiteLevel, key_url, doc, template, key_page);
-    result.timings.siblings = siblings;
-    result.timings.mapping = t2.elapsed();
-    result.notes.extend(note);
-    if sample.is_empty() {
-        result
-            .notes
-            .push("no other page of the site could be loaded: no template".into());
-    }
-    result
+    sample_template(
+        Method::SiteLevel,
+        source,
+        key_url,
+        doc,
+        key_page,
+        config,
+        |doc, sample| {
+            let mut freq = SiteLevel::new();
+            freq.add(doc);
+            for d in sample {
+                freq.add(d);
+            }
+            (freq.template_mask(doc, &config.sitelevel), None)
+        },
+    )
 }
 
 /// Table text chunks: learn the chunks recurring on the key page and a sample of its
@@ -406,28 +432,26 @@ fn tablechunk_template(
     key_page: Duration,
     config: &TemplateConfig,
 ) -> TemplateResult {
-    let t = Instant::now();
-    let (sample, note) = site_sample(source, key_url, &doc, config.site_pages, config.seed);
-    let model = crate::tablechunk::learn(std::iter::once(&doc).chain(&sample), &config.tablechunk);
-    let siblings = t.elapsed();
-    let t2 = Instant::now();
-    let template = model.template_mask(&doc);
-    let mut result = lone_result(Method::TableChunk, key_url, doc, template, key_page);
-    result.timings.siblings = siblings;
-    result.timings.mapping = t2.elapsed();
-    result.notes.extend(note);
-    let by_fraction = (config.tablechunk.fraction * model.pages as f64).ceil();
-    if sample.is_empty() {
-        result
-            .notes
-            .push("no other page of the site shares the key page's template: no template".into());
-    } else if by_fraction < f64::from(model.threshold) {
-        result.notes.push(format!(
-            "only {} pages share the key page's template: a chunk must recur on {} of them",
-            model.pages, model.threshold
-        ));
-    }
-    result
+    sample_template(
+        Method::TableChunk,
+        source,
+        key_url,
+        doc,
+        key_page,
+        config,
+        |doc, sample| {
+            let model =
+                crate::tablechunk::learn(std::iter::once(doc).chain(sample), &config.tablechunk);
+            let by_fraction = (config.tablechunk.fraction * model.pages as f64).ceil();
+            let note = (!sample.is_empty() && by_fraction < f64::from(model.threshold)).then(|| {
+            format!(
+                "only {} pages share the key page's template: a chunk must recur on {} of them",
+                model.pages, model.threshold
+            )
+        });
+            (model.template_mask(doc), note)
+        },
+    )
 }
 
 /// Up to `n` other pages of the key page's site that share its template (their template
