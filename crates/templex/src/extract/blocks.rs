@@ -135,7 +135,8 @@ pub fn segment_blocks(doc: &Document, root: NodeId) -> Vec<Block> {
                     flush(&mut current, &mut out);
                     open.push((id, doc.node(id).end.0));
                 }
-                if e.is(&local_name!("a")) {
+                // Named anchors (`<a name=…>`, `<a id=…>`) are targets, not links.
+                if e.is(&local_name!("a")) && e.attr("href").is_some() {
                     links.push(doc.node(id).end.0);
                 }
             }

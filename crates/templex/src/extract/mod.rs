@@ -77,10 +77,19 @@ impl Content {
     }
 }
 
+/// Weight of the net mass of candidates inside boilerplate-named regions: a short article
+/// still beats a long cookie notice or sidebar text.
+const NEGATIVE_WEIGHT: f64 = 0.25;
+
+/// Share of the content's prose above which a boilerplate-named element inside it is taken
+/// for a misnamed content wrapper rather than a widget.
+const MAJORITY: f64 = 0.5;
+
 /// How many ancestors up the main container may grow by absorbing prose siblings.
 const EXPAND_LEVELS: usize = 2;
 
-/// Words that mark boilerplate when they appear in a class or id.
+/// Words that mark boilerplate when they head or end a class or id (`comment-list`,
+/// `post-comments`, `relatedPosts`), plurals included.
 const NEGATIVE_HINTS: &[&str] = &[
     "comment",
     "share",
@@ -88,7 +97,6 @@ const NEGATIVE_HINTS: &[&str] = &[
     "social",
     "related",
     "sidebar",
-    "widget",
     "nav",
     "menu",
     "breadcrumb",
@@ -111,6 +119,7 @@ const NEGATIVE_HINTS: &[&str] = &[
     "byline",
     "tags",
     "tag-list",
+    "tag-cloud",
     "recommend",
     "outbrain",
     "taboola",
@@ -118,62 +127,127 @@ const NEGATIVE_HINTS: &[&str] = &[
     "author-bio",
     "print",
     "rating",
-    "hidden",
 ];
 
-/// Words that mark content when they appear in a class or id.
+/// Words that mark boilerplate when they head a class or id: at its end they name a
+/// component that page builders also use for content (`elementor-widget`).
+const NEGATIVE_HEADS: &[&str] = &["widget"];
+
+/// Words that mark boilerplate anywhere in a class or id (`rp4wp-related-post-content`):
+/// no content wrapper is named after them.
+const NEGATIVE_ANYWHERE: &[&str] = &["related", "subscribe"];
+
+/// First words of names that describe a layout state, not a role (`has-sidebar`).
+const STATE_WORDS: &[&str] = &["has", "with", "without", "no"];
+
+/// Whole class names that mark text no reader sees on screen.
+const HIDDEN_NAMES: &[&str] = &[
+    "hidden",
+    "is-hidden",
+    "sr-only",
+    "screen-reader-text",
+    "visually-hidden",
+    "visuallyhidden",
+];
+
+/// Words that mark content when they end a class or id (`entry-content`, `articleBody`).
 const POSITIVE_HINTS: &[&str] = &[
     "article", "content", "entry", "main", "post", "story", "text", "body", "blog", "prose",
 ];
 
 /// Class/id hint of an element: -1 boilerplate-like, +1 content-like, 0 neither.
+///
+/// Only the first and the last word of a name count: naming schemes put the role there
+/// (`comment-list`, `site-footer`), while words in the middle qualify something else
+/// (`elementor-widget-text-editor`, `field--label-hidden`, `m-nav-content-inner`).
 pub fn name_hint(doc: &Document, id: NodeId) -> i8 {
     let Some(e) = doc.element(id) else { return 0 };
-    let mut names = String::new();
-    if let Some(v) = e.attr("class") {
-        names.push_str(v);
-    }
-    if let Some(v) = e.id() {
-        names.push(' ');
-        names.push_str(v);
-    }
-    if let Some(v) = e.attr("role") {
-        names.push(' ');
-        names.push_str(v);
-    }
-    if names.is_empty() {
-        return 0;
-    }
-    let names = names.to_ascii_lowercase();
-    let matches = |list: &[&str]| {
-        names
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
-            .any(|tok| {
-                list.iter()
-                    .any(|h| tok == *h || tok.split('-').any(|p| p == *h))
+    let mut positive = false;
+    let mut scratch = String::new();
+    let names = [e.attr("class"), e.id(), e.attr("role")];
+    for name in names
+        .into_iter()
+        .flatten()
+        .flat_map(str::split_ascii_whitespace)
+    {
+        let ends = name_ends(name, &mut scratch);
+        if STATE_WORDS.contains(&ends[0]) {
+            continue;
+        }
+        let is = |list: &[&str], word: &str| {
+            list.iter().any(|h| {
+                word.strip_prefix(h)
+                    .is_some_and(|rest| rest.is_empty() || rest == "s")
             })
-    };
-    if matches(NEGATIVE_HINTS) {
-        -1
-    } else if matches(POSITIVE_HINTS) {
-        1
-    } else {
-        0
+        };
+        if HIDDEN_NAMES.contains(&ends[4])
+            || ends[..4].iter().any(|w| is(NEGATIVE_HINTS, w))
+            || is(NEGATIVE_HEADS, ends[0])
+            || ends[4].split('-').any(|w| is(NEGATIVE_ANYWHERE, w))
+        {
+            return -1;
+        }
+        // A content word heads page-type and part names (`ArticlePage-below`,
+        // `post-meta`): only the last word names the content itself.
+        positive |= is(POSITIVE_HINTS, ends[1]);
     }
+    i8::from(positive)
 }
 
-/// Elements that are never main content by their tag.
+/// The ends of a class or id, lower-cased, words joined by `-` (words are separated by
+/// non-alphanumerics and by camelCase humps): the first word, the last word, the first two
+/// and the last two (for two-word hints such as `author-bio`), and the whole name.
+fn name_ends<'s>(name: &str, scratch: &'s mut String) -> [&'s str; 5] {
+    scratch.clear();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower {
+                scratch.push('-');
+            }
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+            scratch.extend(c.to_lowercase());
+        } else {
+            if !scratch.is_empty() && !scratch.ends_with('-') {
+                scratch.push('-');
+            }
+            prev_lower = false;
+        }
+    }
+    while scratch.ends_with('-') {
+        scratch.pop();
+    }
+    let s: &'s str = scratch;
+    let cut = |n: usize| s.match_indices('-').nth(n).map_or(s, |(i, _)| &s[..i]);
+    let tail = |n: usize| s.rmatch_indices('-').nth(n).map_or(s, |(i, _)| &s[i + 1..]);
+    [cut(0), tail(0), cut(1), tail(1), s]
+}
+
+/// Elements that are usually chrome by their tag.
 fn is_boilerplate_tag(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         matches!(
             e.name.local,
-            local_name!("nav")
-                | local_name!("aside")
-                | local_name!("footer")
-                | local_name!("button")
-                | local_name!("select")
-                | local_name!("dialog")
-                | local_name!("menu")
+            local_name!("nav") | local_name!("aside") | local_name!("footer") | local_name!("menu")
+        )
+    })
+}
+
+/// `<main>`, `<article>` and `role="main"`: elements that declare themselves main content.
+fn is_main_element(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        matches!(e.name.local, local_name!("main") | local_name!("article"))
+            || e.attr("role")
+                .is_some_and(|r| r.eq_ignore_ascii_case("main"))
+    })
+}
+
+/// Elements never shown as part of the page: hidden, dialogs, form controls.
+fn is_hidden(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        matches!(
+            e.name.local,
+            local_name!("button") | local_name!("select") | local_name!("dialog")
         ) || e.attr("hidden").is_some()
             || e.attr("aria-hidden")
                 .is_some_and(|v| v.eq_ignore_ascii_case("true"))
@@ -219,64 +293,81 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     let mut words = vec![0u32; n];
     let mut link_words = vec![0u32; n];
     let mut punct = vec![0u32; n];
+    // Prose: the positive part of the block values, outside excluded subtrees.
+    let mut prose = vec![0.0f64; n];
     for b in &blocks {
-        mass[b.owner.index()] += block_value(b);
+        let v = block_value(b);
+        mass[b.owner.index()] += v;
+        prose[b.owner.index()] += v.max(0.0);
         words[b.owner.index()] += b.words;
         link_words[b.owner.index()] += b.link_words;
         punct[b.owner.index()] += b.punctuation;
     }
-    // Boilerplate elements and negatively hinted ones cannot hold the main content.
+    // Per element: whether its subtree shows an image or a video.
+    let mut media = vec![false; n];
+    for id in doc.subtree(body).rev().map(NodeId) {
+        if id == body {
+            break;
+        }
+        if let Some(p) = doc.parent(id) {
+            media[p.index()] |= media[id.index()] || is_media(doc, id);
+            words[p.index()] += words[id.index()];
+            link_words[p.index()] += link_words[id.index()];
+            punct[p.index()] += punct[id.index()];
+        }
+    }
+    // Boilerplate elements cannot hold the main content.
     let mut excluded = vec![false; n];
+    // Name hints scan class/id strings; computed once per element, used three times.
+    // A candidate inside a boilerplate-named region (cookie banner, related box) inherits
+    // its penalty.
+    let mut hints = vec![0i8; n];
+    let mut negative = vec![false; n];
     for id in doc.descendants(body) {
-        let parent_excluded = doc.parent(id).is_some_and(|p| excluded[p.index()]);
-        excluded[id.index()] = parent_excluded
+        let parent = doc.parent(id);
+        excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
+            || is_hidden(doc, id)
             || is_boilerplate_tag(doc, id)
             || (!config.comments && is_comment_section(doc, id));
+        hints[id.index()] = name_hint(doc, id);
+        // Layout wrappers are named after the sidebar or footer they sit next to
+        // (`right-sidebar`, `above-footer`): an `<article>` or `<main>` inside starts afresh.
+        negative[id.index()] = hints[id.index()] < 0
+            || (parent.is_some_and(|p| negative[p.index()]) && !is_main_element(doc, id));
     }
     for id in doc.subtree(body).rev().map(NodeId) {
         if id == body {
             break;
         }
         if let Some(p) = doc.parent(id) {
-            let (m, w, l) = (mass[id.index()], words[id.index()], link_words[id.index()]);
             // Excluded subtrees count against every container that includes them.
-            mass[p.index()] += if excluded[id.index()] {
-                -(w as f64) * 0.5
+            if excluded[id.index()] {
+                mass[p.index()] -= words[id.index()] as f64 * 0.5;
             } else {
-                m
-            };
-            words[p.index()] += w;
-            link_words[p.index()] += l;
-            punct[p.index()] += punct[id.index()];
+                mass[p.index()] += mass[id.index()];
+                prose[p.index()] += prose[id.index()];
+            }
         }
     }
     // Candidates: elements with text, not excluded; score = net mass, nudged by name hints.
-    // A candidate inside a boilerplate-named region (cookie banner, related box) inherits
-    // its penalty.
-    // Name hints scan class/id strings; computed once per element, used three times.
-    let mut hints = vec![0i8; n];
-    let mut negative = vec![false; n];
-    for id in doc.descendants(body) {
-        hints[id.index()] = name_hint(doc, id);
-        negative[id.index()] =
-            doc.parent(id).is_some_and(|p| negative[p.index()]) || hints[id.index()] < 0;
-    }
     let hint_of = |id: NodeId| hints[id.index()];
     let score = |id: NodeId| {
         // Themes put page-type classes on <body> ("ArticlePage-body"): no hint there.
-        let hint = if id == body {
-            0.0
+        let m = mass[id.index()];
+        if id == body {
+            m
         } else if negative[id.index()] {
-            -1.0
+            m * NEGATIVE_WEIGHT
         } else {
-            f64::from(hint_of(id))
-        };
-        mass[id.index()] * (1.0 + 0.5 * hint)
+            m * (1.0 + 0.5 * f64::from(hint_of(id)))
+        }
     };
     let candidates: Vec<NodeId> = std::iter::once(body)
         .chain(doc.descendants(body))
         .filter(|id| doc.element(*id).is_some() && !excluded[id.index()] && words[id.index()] > 0)
         .collect();
+    // Boilerplate-named regions (a sidebar, a cookie notice) hold the main content only when
+    // nothing else has prose: a short article still beats a long cookie notice.
     let Some(&best) = candidates
         .iter()
         .max_by(|a, b| score(**a).total_cmp(&score(**b)).then(b.cmp(a)))
@@ -293,6 +384,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     if best_mass > 0.0 {
         for &c in candidates.iter().filter(|c| doc.contains(best, **c)) {
             if mass[c.index()] >= config.tighten * best_mass
+                && prose[c.index()] >= 0.95 * prose[best.index()]
                 && doc.node(c).depth > doc.node(root).depth
             {
                 root = c;
@@ -308,6 +400,15 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     for _ in 0..levels {
         if config.expand <= 0.0 || base_mass <= 0.0 {
             break;
+        }
+        // Wrappers that add no text of their own (a paragraph in its own `<div>`) are not a
+        // level: the siblings worth looking at are those of the outermost wrapper.
+        while let Some(parent) = doc
+            .parent(top)
+            .filter(|p| *p != body && parts == [top] && words[p.index()] == words[top.index()])
+        {
+            parts = vec![parent];
+            top = parent;
         }
         let Some(parent) = doc
             .parent(top)
@@ -352,10 +453,15 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
                 !h.is_empty() && t.contains(&h)
             })
     };
+    let cards = teaser_cards(doc, root, &words, &link_words);
     // Keep the container minus excluded and boilerplate-like parts.
     let is_part = |id: NodeId| parts.contains(&id);
+    // Inside a quote (an embedded tweet's attribution line keeps its date).
+    let mut quoted = vec![false; n];
     for id in doc.subtree(root).map(NodeId) {
         let i = id.index();
+        quoted[i] = doc.parent(id).is_some_and(|p| quoted[p.index()])
+            || doc.tag(id).is_some_and(|t| *t == local_name!("blockquote"));
         if excluded[i] && !is_part(id) {
             continue;
         }
@@ -371,10 +477,15 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             && id != root
             && doc.element(id).is_some()
             && words[i] > 0
-            && (is_link_cluster(words[i], link_words[i])
-                || (hint_of(id) < 0 && mass[i] <= 0.0)
-                || (config.drop_labels && is_label(doc, id, words[i], punct[i]))
-                || (config.drop_captions && is_caption(doc, id))
+            // Link clusters, teasers and boilerplate-named parts go, unless they hold most
+            // of the content's prose: then they are wrappers that name or link badly.
+            && (((is_link_cluster(words[i], link_words[i]) || cards[i] || hint_of(id) < 0)
+                && (mass[i] <= 0.0 || prose[i] < MAJORITY * prose[root.index()]))
+                || (config.drop_labels
+                    && (is_label(doc, id, words[i], punct[i])
+                        || (!quoted[i] && is_dateline(doc, id, words[i]))))
+                || (config.drop_captions
+                    && (is_caption(doc, id) || is_beside_image(doc, id, &words, &media)))
                 || is_headline(id));
         keep[i] = !drop
             && !matches!(
@@ -382,6 +493,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
                 NodeData::Comment(_) | NodeData::ProcessingInstruction { .. }
             );
     }
+    drop_orphan_headings(doc, root, &mut keep, &words);
     Content {
         root: Some(root),
         keep,
@@ -389,36 +501,236 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     }
 }
 
+/// Blocks of at most this many words with a date in them are publication metadata.
+const DATELINE_WORDS: u32 = 12;
+
+/// Text beside an image of at most this many words is its caption.
+const CAPTION_WORDS: u32 = 40;
+
+/// A teaser card (title, excerpt, byline) has at most this many words.
+const CARD_WORDS: u32 = 80;
+
+/// Headings of at most this many words are dropped when their section is empty.
+const ORPHAN_HEADING_WORDS: u32 = 8;
+
+/// Teaser cards inside `root`: a heading that is a link is the title of another page, and
+/// the largest card-sized element around it that holds no other such title is that page's
+/// teaser (title, excerpt, author, date).
+fn teaser_cards(doc: &Document, root: NodeId, words: &[u32], link_words: &[u32]) -> Vec<bool> {
+    let range = doc.subtree(root);
+    let len = (range.end - range.start) as usize;
+    let at = |id: NodeId| (id.0 - range.start) as usize;
+    let linked = |id: NodeId| {
+        heading_level(doc, id).is_some()
+            && words[id.index()] > 0
+            && link_words[id.index()] == words[id.index()]
+    };
+    // Linked headings per element of the subtree, children before parents.
+    let mut titles = vec![0u32; len];
+    for id in range.clone().rev().map(NodeId) {
+        if linked(id) {
+            titles[at(id)] += 1;
+        }
+        if id != root {
+            if let Some(p) = doc.parent(id) {
+                titles[at(p)] += titles[at(id)];
+            }
+        }
+    }
+    let mut cards = vec![false; doc.len()];
+    for id in range.clone().map(NodeId).filter(|id| linked(*id)) {
+        let mut card = id;
+        while let Some(p) = doc
+            .parent(card)
+            .filter(|p| *p != root && titles[at(*p)] == 1 && words[p.index()] <= CARD_WORDS)
+        {
+            card = p;
+        }
+        cards[card.index()] = true;
+    }
+    cards
+}
+
+/// Heading level 1–6 of an `<h1>`–`<h6>` element.
+fn heading_level(doc: &Document, id: NodeId) -> Option<u8> {
+    let level = match *doc.tag(id)? {
+        local_name!("h1") => 1,
+        local_name!("h2") => 2,
+        local_name!("h3") => 3,
+        local_name!("h4") => 4,
+        local_name!("h5") => 5,
+        local_name!("h6") => 6,
+        _ => return None,
+    };
+    Some(level)
+}
+
+/// Drop headings whose section lost all its text: the "Related articles" or "More on this
+/// topic" over a teaser list that was dropped, a heading left over at the end.
+fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: &[u32]) {
+    let end = doc.node(root).end.0;
+    // Nodes inside a heading: its own text does not count as its section's.
+    let mut in_heading = vec![false; (end - root.0) as usize];
+    let mut heading_end = 0;
+    for i in root.0..end {
+        if i < heading_end {
+            in_heading[(i - root.0) as usize] = true;
+        } else if keep[i as usize] && heading_level(doc, NodeId(i)).is_some() {
+            heading_end = doc.node(NodeId(i)).end.0;
+        }
+    }
+    // Scan backwards: `text_after` tells whether kept text follows before the next heading
+    // of each level, so every heading is decided in one pass.
+    let mut text_after = [false; 7];
+    let mut i = end;
+    while i > root.0 {
+        i -= 1;
+        let id = NodeId(i);
+        if !keep[id.index()] {
+            continue;
+        }
+        if let Some(level) = heading_level(doc, id) {
+            let level = usize::from(level);
+            // Long "headings" are lead paragraphs in heading markup.
+            if !text_after[level] && words[id.index()] <= ORPHAN_HEADING_WORDS {
+                keep[id.index()] = false;
+            }
+            // Sections of this level and deeper end here; a heading itself is content for
+            // the sections of the levels above it.
+            let kept = keep[id.index()];
+            for (l, t) in text_after.iter_mut().enumerate() {
+                if l >= level {
+                    *t = false;
+                }
+                if l < level && kept {
+                    *t = true;
+                }
+            }
+        } else if !in_heading[(i - root.0) as usize]
+            && doc.text(id).is_some_and(|t| !t.trim().is_empty())
+        {
+            text_after = [true; 7];
+        }
+    }
+}
+
 /// A stand-alone short label: a block-level element of at most three words and no
 /// sentence punctuation, not a heading, list item, table cell or code.
 fn is_label(doc: &Document, id: NodeId, words: u32, punct: u32) -> bool {
-    words <= 3
-        && punct == 0
-        && doc.element(id).is_some_and(|e| {
-            is_block(&e.name.local)
-                && !matches!(
-                    e.name.local,
-                    local_name!("h1")
-                        | local_name!("h2")
-                        | local_name!("h3")
-                        | local_name!("h4")
-                        | local_name!("h5")
-                        | local_name!("h6")
-                        | local_name!("li")
-                        | local_name!("dt")
-                        | local_name!("dd")
-                        | local_name!("td")
-                        | local_name!("th")
-                        | local_name!("tr")
-                        | local_name!("table")
-                        | local_name!("pre")
-                        | local_name!("ul")
-                        | local_name!("ol")
-                        | local_name!("dl")
-                        | local_name!("tbody")
-                        | local_name!("thead")
-                )
-        })
+    words <= 3 && punct == 0 && is_free_block(doc, id)
+}
+
+/// A block-level element that is not a heading or part of a list, table or code block:
+/// where stand-alone labels and date lines live.
+fn is_free_block(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        is_block(&e.name.local)
+            && !matches!(
+                e.name.local,
+                local_name!("h1")
+                    | local_name!("h2")
+                    | local_name!("h3")
+                    | local_name!("h4")
+                    | local_name!("h5")
+                    | local_name!("h6")
+                    | local_name!("li")
+                    | local_name!("dt")
+                    | local_name!("dd")
+                    | local_name!("td")
+                    | local_name!("th")
+                    | local_name!("tr")
+                    | local_name!("table")
+                    | local_name!("pre")
+                    | local_name!("ul")
+                    | local_name!("ol")
+                    | local_name!("dl")
+                    | local_name!("tbody")
+                    | local_name!("thead")
+            )
+    })
+}
+
+/// A date line: a short block with a date or a time in it and no sentence end
+/// ("15. Mai 2019, 05:28 Uhr", "By Jane Doe, Feb 8, 2020", "Publikacja: 04.05.2021") —
+/// publication metadata, told by its digits in any language.
+fn is_dateline(doc: &Document, id: NodeId, words: u32) -> bool {
+    if !(1..=DATELINE_WORDS).contains(&words) || !is_free_block(doc, id) {
+        return false;
+    }
+    let text = doc.text_content(id);
+    let text = text.trim_end();
+    !text.ends_with(['.', '!', '?', '。', '！', '？']) && has_date(text)
+}
+
+/// Whether `text` holds a year (1900–2099 standing alone), a numeric date (`4.5.21`,
+/// `04/21/2022`) or a clock time (`5:28`).
+fn has_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits = |mut i: usize| {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        (i, i - start)
+    };
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (end, len) = digits(i);
+        i = end;
+        let joined = |c: u8| c.is_ascii_alphanumeric() || c == b'-';
+        let alone = (start == 0 || !joined(b[start - 1])) && (end == b.len() || !joined(b[end]));
+        let run = &b[start..end];
+        if len == 4 && alone && (run.starts_with(b"19") || run.starts_with(b"20")) {
+            return true;
+        }
+        if len > 2 || end + 1 >= b.len() {
+            continue;
+        }
+        // A clock time `5:28`, or a numeric date with two separators `04.05.2021`.
+        let sep = b[end];
+        let (e2, l2) = digits(end + 1);
+        if sep == b':' && l2 == 2 {
+            return true;
+        }
+        if matches!(sep, b'.' | b'/') && (1..=2).contains(&l2) && e2 < b.len() && b[e2] == sep {
+            let (_, l3) = digits(e2 + 1);
+            if l3 == 2 || l3 == 4 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Images and videos.
+fn is_media(doc: &Document, id: NodeId) -> bool {
+    doc.tag(id).is_some_and(|t| {
+        matches!(
+            *t,
+            local_name!("img") | local_name!("picture") | local_name!("video")
+        )
+    })
+}
+
+/// Captions and credits are short text set beside an image in a wrapper of their own
+/// (`<div><img><div>Photo: …</div></div>`), whatever their class names say.
+fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: &[bool]) -> bool {
+    let w = words[id.index()];
+    if w == 0 || w > CAPTION_WORDS || media[id.index()] {
+        return false;
+    }
+    let Some(parent) = doc.parent(id) else {
+        return false;
+    };
+    words[parent.index()] == w
+        && doc
+            .element_children(parent)
+            .any(|c| c != id && (media[c.index()] || is_media(doc, c)))
 }
 
 /// A caption or photo credit.
