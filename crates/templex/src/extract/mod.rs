@@ -125,6 +125,10 @@ const NEGATIVE_HINTS: &[&str] = &[
     "taboola",
     "disqus",
     "author-bio",
+    "author-box",
+    "author-info",
+    "bio",
+    "copyright",
     "print",
     "rating",
 ];
@@ -442,16 +446,37 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
         parts.sort();
         top = parent;
     }
-    let root = top;
+    let mut root = top;
+    // An `<article>` around the content declares its extent: its header (a lead, a
+    // subtitle) and its own paragraphs belong to it; what does not (bylines, share bars,
+    // teasers) the filters below drop.
+    if let Some(article) = doc
+        .ancestors(root)
+        .take_while(|a| *a != body)
+        .find(|a| doc.tag(*a).is_some_and(|t| *t == local_name!("article")))
+    {
+        if !excluded[article.index()]
+            && prose[article.index()] <= ARTICLE_GROWTH * prose[root.index()]
+        {
+            parts = vec![article];
+            root = article;
+        }
+    }
     // The headline is reported as the title; keeping it in the text would repeat it.
-    let headline = title.as_deref().map(normalize_title);
+    // Sites word `<title>`, `og:title` and the `<h1>` a little differently ("Hunter in
+    // Beijing diagnosed…" over "Hunter diagnosed… Beijing local"): most words shared is
+    // enough.
+    let titled: Vec<String> = [title.clone(), doc.title()]
+        .into_iter()
+        .flatten()
+        .flat_map(|t| title_words(&t))
+        .collect();
     let is_headline = |id: NodeId| {
-        config.drop_headline
-            && doc.element(id).is_some_and(|e| e.is(&local_name!("h1")))
-            && headline.as_ref().is_some_and(|t| {
-                let h = normalize_title(&doc.text_content(id));
-                !h.is_empty() && t.contains(&h)
-            })
+        config.drop_headline && doc.element(id).is_some_and(|e| e.is(&local_name!("h1"))) && {
+            let h = title_words(&doc.text_content(id));
+            let shared = h.iter().filter(|w| titled.contains(w)).count();
+            !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
+        }
     };
     let cards = teaser_cards(doc, root, &words, &link_words);
     // Keep the container minus excluded and boilerplate-like parts.
@@ -479,7 +504,10 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             && words[i] > 0
             // Link clusters, teasers and boilerplate-named parts go, unless they hold most
             // of the content's prose: then they are wrappers that name or link badly.
-            && (((is_link_cluster(words[i], link_words[i]) || cards[i] || hint_of(id) < 0)
+            && ((((is_link_cluster(words[i], link_words[i]) && !is_table_part(doc, id))
+                || cards[i]
+                || hint_of(id) < 0
+                || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
                 && (mass[i] <= 0.0 || prose[i] < MAJORITY * prose[root.index()]))
                 || (config.drop_labels
                     && (is_label(doc, id, words[i], punct[i])
@@ -502,10 +530,17 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
 }
 
 /// Blocks of at most this many words with a date in them are publication metadata.
-const DATELINE_WORDS: u32 = 12;
+const DATELINE_WORDS: u32 = 16;
 
 /// Text beside an image of at most this many words is its caption.
 const CAPTION_WORDS: u32 = 40;
+
+/// The content grows to its enclosing `<article>` when that adds at most this factor of
+/// prose.
+const ARTICLE_GROWTH: f64 = 1.5;
+
+/// An `<h1>` sharing at least this share of its words with the page title is the headline.
+const HEADLINE_OVERLAP: f64 = 0.6;
 
 /// A teaser card (title, excerpt, byline) has at most this many words.
 const CARD_WORDS: u32 = 80;
@@ -650,16 +685,29 @@ fn is_free_block(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// A date line: a short block with a date or a time in it and no sentence end
-/// ("15. Mai 2019, 05:28 Uhr", "By Jane Doe, Feb 8, 2020", "Publikacja: 04.05.2021") —
-/// publication metadata, told by its digits in any language.
+/// A date or copyright line: a short block with a date or a time in it and no sentence end
+/// ("15. Mai 2019, 05:28 Uhr", "By Jane Doe, Feb 8, 2020", "Publikacja: 04.05.2021"), or
+/// with a `©` — publication metadata, told by digits and signs in any language.
 fn is_dateline(doc: &Document, id: NodeId, words: u32) -> bool {
-    if !(1..=DATELINE_WORDS).contains(&words) || !is_free_block(doc, id) {
+    // List items carry dates as data (a timeline) unless there is little else to them
+    // (`<li>18 Nov 2019, 19:09</li>` in a meta list).
+    let fits = if is_free_block(doc, id) {
+        words <= DATELINE_WORDS
+    } else {
+        words <= DATELINE_WORDS / 2
+            && doc.tag(id).is_some_and(|t| {
+                matches!(
+                    *t,
+                    local_name!("li") | local_name!("dt") | local_name!("dd")
+                )
+            })
+    };
+    if words == 0 || !fits {
         return false;
     }
     let text = doc.text_content(id);
     let text = text.trim_end();
-    !text.ends_with(['.', '!', '?', '。', '！', '？']) && has_date(text)
+    text.contains('©') || (!text.ends_with(['.', '!', '?', '。', '！', '？']) && has_date(text))
 }
 
 /// Whether `text` holds a year (1900–2099 standing alone), a numeric date (`4.5.21`,
@@ -705,6 +753,17 @@ fn has_date(text: &str) -> bool {
         }
     }
     false
+}
+
+/// Rows and cells: a data table links its entries (product names, sources) without being
+/// a menu; the table as a whole can still be a link cluster.
+fn is_table_part(doc: &Document, id: NodeId) -> bool {
+    doc.tag(id).is_some_and(|t| {
+        matches!(
+            *t,
+            local_name!("tr") | local_name!("td") | local_name!("th")
+        )
+    })
 }
 
 /// Images and videos.
@@ -783,13 +842,12 @@ fn is_comment_section(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// Lower-cased alphanumeric words of a title, space-joined.
-fn normalize_title(t: &str) -> String {
+/// Lower-cased alphanumeric words of a title.
+fn title_words(t: &str) -> Vec<String> {
     t.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
+        .collect()
 }
 
 /// `og:title`, else `<title>`, else the first `<h1>`.
