@@ -74,7 +74,30 @@ pub fn is_invisible(tag: &LocalName) -> bool {
 /// Count words (runs of alphanumerics; each CJK character counts as one) and punctuation.
 fn count(text: &str) -> (u32, u32) {
     let (mut words, mut punct, mut in_word) = (0u32, 0u32, false);
-    for c in text.chars() {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // ASCII, most of the text of most pages, without decoding.
+        if b < 0x80 {
+            i += 1;
+            if b.is_ascii_alphanumeric() {
+                if !in_word {
+                    words += 1;
+                    in_word = true;
+                }
+            } else {
+                in_word = false;
+                if matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?') {
+                    punct += 1;
+                }
+            }
+            continue;
+        }
+        let Some(c) = text[i..].chars().next() else {
+            break;
+        };
+        i += c.len_utf8();
         if is_cjk(c) {
             words += 1;
             in_word = false;
@@ -85,10 +108,7 @@ fn count(text: &str) -> (u32, u32) {
             }
         } else {
             in_word = false;
-            if matches!(
-                c,
-                '.' | ',' | ';' | ':' | '!' | '?' | '。' | '、' | '，' | '！' | '？' | '；' | '：'
-            ) {
+            if matches!(c, '。' | '、' | '，' | '！' | '？' | '；' | '：') {
                 punct += 1;
             }
         }

@@ -165,37 +165,130 @@ const POSITIVE_HINTS: &[&str] = &[
 /// (`comment-list`, `site-footer`), while words in the middle qualify something else
 /// (`elementor-widget-text-editor`, `field--label-hidden`, `m-nav-content-inner`).
 pub fn name_hint(doc: &Document, id: NodeId) -> i8 {
-    let Some(e) = doc.element(id) else { return 0 };
-    let mut positive = false;
-    let mut scratch = String::new();
-    let names = [e.attr("class"), e.id(), e.attr("role")];
-    for name in names
-        .into_iter()
-        .flatten()
-        .flat_map(str::split_ascii_whitespace)
+    NameHints::default().hint(doc, id)
+}
+
+/// [`name_hint`] with verdicts remembered: a page repeats a few dozen class lists over
+/// thousands of elements, and their tokens over many lists.
+#[derive(Default)]
+struct NameHints<'d> {
+    /// Verdict per whole attribute value (`class="post-item card col-6"`).
+    values: rustc_hash::FxHashMap<&'d str, i8>,
+    /// Verdict per token.
+    tokens: rustc_hash::FxHashMap<&'d str, i8>,
+    scratch: String,
+}
+
+impl<'d> NameHints<'d> {
+    fn hint(&mut self, doc: &'d Document, id: NodeId) -> i8 {
+        let Some(e) = doc.element(id) else { return 0 };
+        let mut positive = false;
+        for a in &e.attrs {
+            if !matches!(
+                a.name.local,
+                local_name!("class") | local_name!("id") | local_name!("role")
+            ) {
+                continue;
+            }
+            let h = match self.values.get(&*a.value) {
+                Some(h) => *h,
+                None => {
+                    let h = self.value_hint(&a.value);
+                    self.values.insert(&a.value, h);
+                    h
+                }
+            };
+            if h < 0 {
+                return -1;
+            }
+            positive |= h > 0;
+        }
+        i8::from(positive)
+    }
+
+    /// The verdict on an attribute value: any boilerplate token wins, then any content one.
+    fn value_hint(&mut self, value: &'d str) -> i8 {
+        let mut positive = false;
+        for name in value.split_ascii_whitespace() {
+            let h = match self.tokens.get(name) {
+                Some(h) => *h,
+                None => {
+                    let h = token_hint(name, &mut self.scratch);
+                    self.tokens.insert(name, h);
+                    h
+                }
+            };
+            if h < 0 {
+                return -1;
+            }
+            positive |= h > 0;
+        }
+        i8::from(positive)
+    }
+}
+
+/// The hint of one class or id token.
+fn token_hint(name: &str, scratch: &mut String) -> i8 {
+    let ends = name_ends(name, scratch);
+    if word_flags(ends[0], false) & STATE != 0 {
+        return 0;
+    }
+    if word_flags(ends[4], false) & HIDDEN != 0
+        || ends[..4]
+            .iter()
+            .any(|w| word_flags(w, true) & NEGATIVE != 0)
+        || word_flags(ends[0], true) & HEAD != 0
+        || ends[4]
+            .split('-')
+            .any(|w| word_flags(w, true) & ANYWHERE != 0)
     {
-        let ends = name_ends(name, &mut scratch);
-        if STATE_WORDS.contains(&ends[0]) {
-            continue;
-        }
-        let is = |list: &[&str], word: &str| {
-            list.iter().any(|h| {
-                word.strip_prefix(h)
-                    .is_some_and(|rest| rest.is_empty() || rest == "s")
-            })
-        };
-        if HIDDEN_NAMES.contains(&ends[4])
-            || ends[..4].iter().any(|w| is(NEGATIVE_HINTS, w))
-            || is(NEGATIVE_HEADS, ends[0])
-            || ends[4].split('-').any(|w| is(NEGATIVE_ANYWHERE, w))
-        {
-            return -1;
-        }
+        -1
+    } else {
         // A content word heads page-type and part names (`ArticlePage-below`,
         // `post-meta`): only the last word names the content itself.
-        positive |= is(POSITIVE_HINTS, ends[1]);
+        i8::from(word_flags(ends[1], true) & POSITIVE != 0)
     }
-    i8::from(positive)
+}
+
+// Roles of a word in the hint lists.
+const NEGATIVE: u8 = 1;
+const HEAD: u8 = 2;
+const ANYWHERE: u8 = 4;
+const POSITIVE: u8 = 8;
+const STATE: u8 = 16;
+const HIDDEN: u8 = 32;
+
+/// The hint lists as one table: a class name is looked up a handful of times, not compared
+/// with every hint.
+static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u8>> =
+    std::sync::LazyLock::new(|| {
+        let mut m = rustc_hash::FxHashMap::default();
+        for (list, flag) in [
+            (NEGATIVE_HINTS, NEGATIVE),
+            (NEGATIVE_HEADS, HEAD),
+            (NEGATIVE_ANYWHERE, ANYWHERE),
+            (POSITIVE_HINTS, POSITIVE),
+            (STATE_WORDS, STATE),
+            (HIDDEN_NAMES, HIDDEN),
+        ] {
+            for w in list {
+                *m.entry(*w).or_insert(0) |= flag;
+            }
+        }
+        m
+    });
+
+/// The roles of `word`; with `plural`, also those of the word without a final `s`
+/// (`comments`, `tags`), for the hint lists that allow it.
+fn word_flags(word: &str, plural: bool) -> u8 {
+    let get = |w: &str| LEXICON.get(w).copied().unwrap_or(0);
+    let mut f = get(word);
+    if plural {
+        if let Some(w) = word.strip_suffix('s') {
+            f |= get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE);
+        }
+    }
+    f
 }
 
 /// The ends of a class or id, lower-cased, words joined by `-` (words are separated by
@@ -205,11 +298,17 @@ fn name_ends<'s>(name: &str, scratch: &'s mut String) -> [&'s str; 5] {
     scratch.clear();
     let mut prev_lower = false;
     for c in name.chars() {
-        if c.is_alphanumeric() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && prev_lower {
+                scratch.push('-');
+            }
+            prev_lower = !c.is_ascii_uppercase();
+            scratch.push(c.to_ascii_lowercase());
+        } else if c.is_alphanumeric() {
             if c.is_uppercase() && prev_lower {
                 scratch.push('-');
             }
-            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+            prev_lower = c.is_lowercase() || c.is_numeric();
             scratch.extend(c.to_lowercase());
         } else {
             if !scratch.is_empty() && !scratch.ends_with('-') {
@@ -256,9 +355,27 @@ fn is_hidden(doc: &Document, id: NodeId) -> bool {
             || e.attr("aria-hidden")
                 .is_some_and(|v| v.eq_ignore_ascii_case("true"))
             || e.attr("style").is_some_and(|s| {
-                let s = s.to_ascii_lowercase().replace(' ', "");
-                s.contains("display:none") || s.contains("visibility:hidden")
+                style_has(s, b"display:none") || style_has(s, b"visibility:hidden")
             })
+    })
+}
+
+/// Whether a `style` attribute contains `pat` (ASCII, lower case, no spaces), ignoring case
+/// and the spaces CSS allows around the colon; no allocation.
+fn style_has(style: &str, pat: &[u8]) -> bool {
+    let b = style.as_bytes();
+    (0..b.len()).any(|start| {
+        let mut i = start;
+        for &p in pat {
+            while i < b.len() && b[i].is_ascii_whitespace() && p != b' ' {
+                i += 1;
+            }
+            if i >= b.len() || !b[i].eq_ignore_ascii_case(&p) {
+                return false;
+            }
+            i += 1;
+        }
+        true
     })
 }
 
@@ -322,18 +439,24 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     }
     // Boilerplate elements cannot hold the main content.
     let mut excluded = vec![false; n];
-    // Name hints scan class/id strings; computed once per element, used three times.
+    // Name hints scan class/id strings; computed once per element with text, used three
+    // times.
     // A candidate inside a boilerplate-named region (cookie banner, related box) inherits
     // its penalty.
     let mut hints = vec![0i8; n];
     let mut negative = vec![false; n];
+    let mut name_hints = NameHints::default();
     for id in doc.descendants(body) {
         let parent = doc.parent(id);
         excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
             || is_hidden(doc, id)
             || is_boilerplate_tag(doc, id)
             || (!config.comments && is_comment_section(doc, id));
-        hints[id.index()] = name_hint(doc, id);
+        // Elements without text are neither candidates nor dropped, and hold no candidate
+        // whose penalty they could pass on: their names do not matter.
+        if words[id.index()] > 0 {
+            hints[id.index()] = name_hints.hint(doc, id);
+        }
         // Layout wrappers are named after the sidebar or footer they sit next to
         // (`right-sidebar`, `above-footer`): an `<article>` or `<main>` inside starts afresh.
         negative[id.index()] = hints[id.index()] < 0
@@ -473,7 +596,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
         .collect();
     let is_headline = |id: NodeId| {
         config.drop_headline && doc.element(id).is_some_and(|e| e.is(&local_name!("h1"))) && {
-            let h = title_words(&doc.text_content(id));
+            let h = title_words(&visible_text(doc, id));
             let shared = h.iter().filter(|w| titled.contains(w)).count();
             !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
         }
@@ -604,14 +727,22 @@ fn heading_level(doc: &Document, id: NodeId) -> Option<u8> {
 /// topic" over a teaser list that was dropped, a heading left over at the end.
 fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: &[u32]) {
     let end = doc.node(root).end.0;
-    // Nodes inside a heading: its own text does not count as its section's.
+    // Nodes inside a heading: its own text does not count as its section's. Nodes inside
+    // scripts and styles: no reader sees their text.
     let mut in_heading = vec![false; (end - root.0) as usize];
-    let mut heading_end = 0;
+    let mut hidden = vec![false; (end - root.0) as usize];
+    let (mut heading_end, mut hidden_end) = (0, 0);
     for i in root.0..end {
+        let at = (i - root.0) as usize;
         if i < heading_end {
-            in_heading[(i - root.0) as usize] = true;
+            in_heading[at] = true;
         } else if keep[i as usize] && heading_level(doc, NodeId(i)).is_some() {
             heading_end = doc.node(NodeId(i)).end.0;
+        }
+        if i < hidden_end {
+            hidden[at] = true;
+        } else if doc.tag(NodeId(i)).is_some_and(blocks::is_invisible) {
+            hidden_end = doc.node(NodeId(i)).end.0;
         }
     }
     // Scan backwards: `text_after` tells whether kept text follows before the next heading
@@ -642,6 +773,7 @@ fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: 
                 }
             }
         } else if !in_heading[(i - root.0) as usize]
+            && !hidden[(i - root.0) as usize]
             && doc.text(id).is_some_and(|t| !t.trim().is_empty())
         {
             text_after = [true; 7];
@@ -705,7 +837,7 @@ fn is_dateline(doc: &Document, id: NodeId, words: u32) -> bool {
     if words == 0 || !fits {
         return false;
     }
-    let text = doc.text_content(id);
+    let text = visible_text(doc, id);
     let text = text.trim_end();
     text.contains('©') || (!text.ends_with(['.', '!', '?', '。', '！', '？']) && has_date(text))
 }
@@ -796,10 +928,8 @@ fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: &[bool]) ->
 fn is_caption(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         e.is(&local_name!("figcaption"))
-            || e.classes().any(|c| {
-                let c = c.to_ascii_lowercase();
-                c.contains("caption") || c.contains("credit")
-            })
+            || e.classes()
+                .any(|c| contains_ignore_case(c, "caption") || contains_ignore_case(c, "credit"))
     })
 }
 
@@ -829,17 +959,43 @@ fn is_link_cluster(words: u32, link_words: u32) -> bool {
 
 fn is_comment_section(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
-        e.id()
-            .is_some_and(|v| v.to_ascii_lowercase().contains("comment"))
+        e.id().is_some_and(|v| contains_ignore_case(v, "comment"))
             || e.classes().any(|c| {
-                let c = c.to_ascii_lowercase();
-                c == "comments"
-                    || c == "comment-list"
-                    || c.starts_with("comments-")
-                    || c == "commentlist"
-                    || c == "comment-respond"
+                ["comments", "comment-list", "commentlist", "comment-respond"]
+                    .iter()
+                    .any(|n| c.eq_ignore_ascii_case(n))
+                    || c.get(..9)
+                        .is_some_and(|p| p.eq_ignore_ascii_case("comments-"))
             })
     })
+}
+
+/// `haystack` contains the ASCII `needle`, ignoring ASCII case; no allocation.
+fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// The text of `id`'s subtree that a reader sees: scripts, styles and other invisible
+/// elements left out (a full and a lean parse give the same answer).
+fn visible_text(doc: &Document, id: NodeId) -> String {
+    let mut out = String::new();
+    let range = doc.subtree(id);
+    let mut i = range.start;
+    while i < range.end {
+        match &doc.node(NodeId(i)).data {
+            NodeData::Element(e) if blocks::is_invisible(&e.name.local) => {
+                i = doc.node(NodeId(i)).end.0;
+                continue;
+            }
+            NodeData::Text(r) => out.push_str(&doc.text_buffer()[r.clone()]),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Lower-cased alphanumeric words of a title.
@@ -861,7 +1017,7 @@ pub fn page_title(doc: &Document) -> Option<String> {
     });
     og.or_else(|| doc.title()).or_else(|| {
         let h1 = doc.find_element(&local_name!("h1"))?;
-        let t = crate::dom::collapse_whitespace(&doc.text_content(h1));
+        let t = crate::dom::collapse_whitespace(&visible_text(doc, h1));
         (!t.is_empty()).then_some(t)
     })
 }
