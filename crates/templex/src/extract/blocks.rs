@@ -68,6 +68,9 @@ pub fn is_invisible(tag: &LocalName) -> bool {
             | local_name!("object")
             | local_name!("textarea")
             | local_name!("option")
+            // Ruby annotations: the reading set over the base text, not part of it.
+            | local_name!("rt")
+            | local_name!("rp")
     )
 }
 

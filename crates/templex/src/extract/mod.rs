@@ -107,6 +107,7 @@ const NEGATIVE_HINTS: &[&str] = &[
     "subscribe",
     "newsletter",
     "popup",
+    "modal",
     "cookie",
     "footer",
     "masthead",
@@ -117,6 +118,8 @@ const NEGATIVE_HINTS: &[&str] = &[
     "login",
     "signup",
     "byline",
+    "meta",
+    "metadata",
     "tags",
     "tag-list",
     "tag-cloud",
@@ -124,6 +127,7 @@ const NEGATIVE_HINTS: &[&str] = &[
     "outbrain",
     "taboola",
     "disqus",
+    "author",
     "author-bio",
     "author-box",
     "author-info",
@@ -143,6 +147,12 @@ const NEGATIVE_ANYWHERE: &[&str] = &["related", "subscribe"];
 
 /// First words of names that describe a layout state, not a role (`has-sidebar`).
 const STATE_WORDS: &[&str] = &["has", "with", "without", "no"];
+
+/// Last words of names that describe a state of a component, not the element's role
+/// (`modal-enabled`, `menu-open`: put on the page wrapper while the menu is open).
+const STATE_SUFFIXES: &[&str] = &[
+    "enabled", "disabled", "active", "open", "opened", "closed", "visible", "loaded", "ready",
+];
 
 /// Whole class names that mark text no reader sees on screen.
 const HIDDEN_NAMES: &[&str] = &[
@@ -230,7 +240,7 @@ impl<'d> NameHints<'d> {
 /// The hint of one class or id token.
 fn token_hint(name: &str, scratch: &mut String) -> i8 {
     let ends = name_ends(name, scratch);
-    if word_flags(ends[0], false) & STATE != 0 {
+    if word_flags(ends[0], false) & STATE != 0 || word_flags(ends[1], false) & STATE_END != 0 {
         return 0;
     }
     if word_flags(ends[4], false) & HIDDEN != 0
@@ -257,6 +267,7 @@ const ANYWHERE: u8 = 4;
 const POSITIVE: u8 = 8;
 const STATE: u8 = 16;
 const HIDDEN: u8 = 32;
+const STATE_END: u8 = 64;
 
 /// The hint lists as one table: a class name is looked up a handful of times, not compared
 /// with every hint.
@@ -269,6 +280,7 @@ static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u8>> =
             (NEGATIVE_ANYWHERE, ANYWHERE),
             (POSITIVE_HINTS, POSITIVE),
             (STATE_WORDS, STATE),
+            (STATE_SUFFIXES, STATE_END),
             (HIDDEN_NAMES, HIDDEN),
         ] {
             for w in list {
@@ -621,7 +633,12 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
         if !parent_ok {
             continue;
         }
-        let drop = !is_part(id)
+        // Inline captions and credits (`<span class="caption">` inside a paragraph) have no
+        // block of their own: they go by their name alone.
+        let inline_caption =
+            config.drop_captions && words[i] == 0 && id != root && is_caption(doc, id);
+        let drop = inline_caption
+            || (!is_part(id)
             && id != root
             && doc.element(id).is_some()
             && words[i] > 0
@@ -637,7 +654,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
                         || (!quoted[i] && is_dateline(doc, id, words[i]))))
                 || (config.drop_captions
                     && (is_caption(doc, id) || is_beside_image(doc, id, &words, &media)))
-                || is_headline(id));
+                || is_headline(id)));
         keep[i] = !drop
             && !matches!(
                 doc.node(id).data,
