@@ -77,6 +77,10 @@ impl Content {
     }
 }
 
+/// Tightening keeps at least this share of the container's prose: lead paragraphs outside
+/// the inner wrapper are content.
+const TIGHTEN_PROSE: f64 = 0.95;
+
 /// Weight of the net mass of candidates inside boilerplate-named regions: a short article
 /// still beats a long cookie notice or sidebar text.
 const NEGATIVE_WEIGHT: f64 = 0.25;
@@ -517,13 +521,15 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             title,
         };
     };
-    // Tighten: the deepest candidate inside `best` that still holds most of its mass.
+    // Tighten: the deepest candidate inside `best` that still holds most of its mass and
+    // nearly all of its prose.
     let best_mass = mass[best.index()];
+    let best_prose = prose[best.index()];
     let mut root = best;
     if best_mass > 0.0 {
         for &c in candidates.iter().filter(|c| doc.contains(best, **c)) {
             if mass[c.index()] >= config.tighten * best_mass
-                && prose[c.index()] >= 0.95 * prose[best.index()]
+                && prose[c.index()] >= TIGHTEN_PROSE * best_prose
                 && doc.node(c).depth > doc.node(root).depth
             {
                 root = c;
