@@ -204,6 +204,11 @@ impl<'d> NameHints<'d> {
             ) {
                 continue;
             }
+            // Documentation generators make section ids from their titles
+            // (`sharing-with-a-single-developer`): a sentence, not a role.
+            if a.name.local == local_name!("id") && is_slug(&a.value) {
+                continue;
+            }
             let h = match self.values.get(&*a.value) {
                 Some(h) => *h,
                 None => {
@@ -239,6 +244,14 @@ impl<'d> NameHints<'d> {
         }
         i8::from(positive)
     }
+}
+
+/// An id of four or more words: a slug of a title.
+fn is_slug(id: &str) -> bool {
+    id.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .count()
+        >= 4
 }
 
 /// The hint of one class or id token.
@@ -619,7 +632,17 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
         }
     };
-    let cards = teaser_cards(doc, root, &words, &link_words);
+    let mut cards = teaser_cards(doc, root, &words, &link_words);
+    // On a listing page the teasers are the content.
+    let card_prose: f64 = doc
+        .subtree(root)
+        .map(NodeId)
+        .filter(|c| cards[c.index()] && !doc.parent(*c).is_some_and(|p| cards[p.index()]))
+        .map(|c| prose[c.index()])
+        .sum();
+    if card_prose >= LISTING * prose[root.index()] {
+        cards.iter_mut().for_each(|c| *c = false);
+    }
     // Keep the container minus excluded and boilerplate-like parts.
     let is_part = |id: NodeId| parts.contains(&id);
     // Inside a quote (an embedded tweet's attribution line keeps its date).
@@ -685,6 +708,10 @@ const CAPTION_WORDS: u32 = 40;
 /// prose.
 const ARTICLE_GROWTH: f64 = 1.5;
 
+/// Teaser cards holding at least this share of the content's prose make a listing page,
+/// whose teasers are its content.
+const LISTING: f64 = 0.8;
+
 /// An `<h1>` sharing at least this share of its words with the page title is the headline.
 const HEADLINE_OVERLAP: f64 = 0.6;
 
@@ -747,7 +774,8 @@ fn heading_level(doc: &Document, id: NodeId) -> Option<u8> {
 }
 
 /// Drop headings whose section lost all its text: the "Related articles" or "More on this
-/// topic" over a teaser list that was dropped, a heading left over at the end.
+/// topic" over a teaser list that was dropped, a heading left over at the end. An image
+/// or a video is a section's content too.
 fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: &[u32]) {
     let end = doc.node(root).end.0;
     // Nodes inside a heading: its own text does not count as its section's. Nodes inside
@@ -797,7 +825,7 @@ fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: 
             }
         } else if !in_heading[(i - root.0) as usize]
             && !hidden[(i - root.0) as usize]
-            && doc.text(id).is_some_and(|t| !t.trim().is_empty())
+            && (doc.text(id).is_some_and(|t| !t.trim().is_empty()) || is_media(doc, id))
         {
             text_after = [true; 7];
         }
