@@ -224,6 +224,40 @@ fn a_short_article_beats_a_long_cookie_notice() {
 }
 
 #[test]
+fn sections_slug_ids_images_and_listings() {
+    // A documentation page: section ids are slugs of their titles, not roles.
+    let html = format!(
+        r#"<html><body><div class="content"><div class="section" id="sharing-with-a-single-developer">
+        <h2>Sharing with a single developer</h2><p>{PROSE}</p><p>{PROSE}</p></div></div></body></html>"#
+    );
+    assert_has(
+        &text_of(&html),
+        &["Sharing with a single developer", "The council met"],
+        &[],
+    );
+    // A heading over an image keeps its section.
+    let html = format!(
+        r#"<html><body><article><p>{PROSE}</p><h2>The new lanes</h2><img src="lanes.jpg" alt=""></article></body></html>"#
+    );
+    assert_has(&text_of(&html), &["The new lanes"], &[]);
+    // A listing page: the teasers are the content.
+    let cards: String = (1..=6)
+        .map(|i| {
+            format!(
+                r#"<li><h3><a href="/n{i}">Story number {i} of the day</a></h3><p>A short summary of story {i}, with the main facts and a quote from the people involved.</p></li>"#
+            )
+        })
+        .collect();
+    let html =
+        format!(r#"<html><body><main><ul class="stories">{cards}</ul></main></body></html>"#);
+    assert_has(
+        &text_of(&html),
+        &["A short summary of story 1", "story 6"],
+        &[],
+    );
+}
+
+#[test]
 fn named_anchors_are_not_links() {
     let html = format!(
         r#"<html><body><article><h2><a name="steps">Steps</a></h2><p>{PROSE}</p>
@@ -243,6 +277,16 @@ fn name_hints_read_the_ends_of_names() {
             .unwrap();
         name_hint(&doc, id)
     };
+    let id_hint = |id: &str| {
+        let doc = parse_str(&format!(r#"<div id="{id}">x</div>"#));
+        let el = doc
+            .elements()
+            .find(|n| doc.element(*n).is_some_and(|e| e.id().is_some()))
+            .unwrap();
+        name_hint(&doc, el)
+    };
+    assert_eq!(id_hint("comments"), -1);
+    assert_eq!(id_hint("sharing-with-a-single-developer"), 0);
     for boilerplate in [
         "comment-list",
         "site-footer",
