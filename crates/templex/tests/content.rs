@@ -258,6 +258,18 @@ fn sections_slug_ids_images_and_listings() {
 }
 
 #[test]
+fn the_filters_never_empty_the_content() {
+    // A link roll: the post is its links. Dropping link clusters would leave nothing.
+    let links: String = (1..=8)
+        .map(|i| format!(r#"<li><a href="https://example.org/{i}">Interesting article number {i} about cycling</a></li>"#))
+        .collect();
+    let html = format!(
+        r#"<html><body><article class="entry-content"><ul class="linkroll">{links}</ul></article></body></html>"#
+    );
+    assert_has(&text_of(&html), &["Interesting article number 1"], &[]);
+}
+
+#[test]
 fn named_anchors_are_not_links() {
     let html = format!(
         r#"<html><body><article><h2><a name="steps">Steps</a></h2><p>{PROSE}</p>

@@ -648,35 +648,43 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     // Inside a quote (an embedded tweet's attribution line keeps its date).
     let mut quoted = vec![false; n];
     for id in doc.subtree(root).map(NodeId) {
-        let i = id.index();
-        quoted[i] = doc.parent(id).is_some_and(|p| quoted[p.index()])
+        quoted[id.index()] = doc.parent(id).is_some_and(|p| quoted[p.index()])
             || doc.tag(id).is_some_and(|t| *t == local_name!("blockquote"));
-        if excluded[i] && !is_part(id) {
-            continue;
-        }
-        let parent_ok = id == root
-            || is_part(id)
-            || (doc
-                .parent(id)
-                .is_some_and(|p| keep[p.index()] && (p != root || parts == [root])));
-        if !parent_ok {
-            continue;
-        }
-        // Inline captions and credits (`<span class="caption">` inside a paragraph) have no
-        // block of their own: they go by their name alone.
-        let inline_caption =
-            config.drop_captions && words[i] == 0 && id != root && is_caption(doc, id);
-        let drop = inline_caption
-            || (!is_part(id)
+    }
+    // The structural filters (link clusters, teasers, boilerplate names, forms) may not
+    // empty the content: when they would, the container is all the page has — a link-heavy
+    // post, a page of dialogs — and only the sure filters apply.
+    let mut structural = true;
+    loop {
+        for id in doc.subtree(root).map(NodeId) {
+            let i = id.index();
+            if excluded[i] && !is_part(id) {
+                continue;
+            }
+            let parent_ok = id == root
+                || is_part(id)
+                || (doc
+                    .parent(id)
+                    .is_some_and(|p| keep[p.index()] && (p != root || parts == [root])));
+            if !parent_ok {
+                continue;
+            }
+            // Inline captions and credits (`<span class="caption">` inside a paragraph) have no
+            // block of their own: they go by their name alone.
+            let inline_caption =
+                config.drop_captions && words[i] == 0 && id != root && is_caption(doc, id);
+            let drop = inline_caption
+                || (!is_part(id)
             && id != root
             && doc.element(id).is_some()
             && words[i] > 0
             // Link clusters, teasers and boilerplate-named parts go, unless they hold most
             // of the content's prose: then they are wrappers that name or link badly.
-            && ((((is_link_cluster(words[i], link_words[i]) && !is_table_part(doc, id))
+            && ((structural
+                && ((is_link_cluster(words[i], link_words[i]) && !is_table_part(doc, id))
                 || cards[i]
                 || hint_of(id) < 0
-                || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
+                    || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
                 && (mass[i] <= 0.0 || prose[i] < MAJORITY * prose[root.index()]))
                 || (config.drop_labels
                     && (is_label(doc, id, words[i], punct[i])
@@ -684,11 +692,17 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
                 || (config.drop_captions
                     && (is_caption(doc, id) || is_beside_image(doc, id, &words, &media)))
                 || is_headline(id)));
-        keep[i] = !drop
-            && !matches!(
-                doc.node(id).data,
-                NodeData::Comment(_) | NodeData::ProcessingInstruction { .. }
-            );
+            keep[i] = !drop
+                && !matches!(
+                    doc.node(id).data,
+                    NodeData::Comment(_) | NodeData::ProcessingInstruction { .. }
+                );
+        }
+        if !structural || words[root.index()] == 0 || has_kept_text(doc, root, &keep) {
+            break;
+        }
+        structural = false;
+        keep.iter_mut().for_each(|k| *k = false);
     }
     drop_orphan_headings(doc, root, &mut keep, &words);
     Content {
@@ -1027,6 +1041,25 @@ fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
         .as_bytes()
         .windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// Whether any visible text under `root` is kept.
+fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool {
+    let range = doc.subtree(root);
+    let mut i = range.start;
+    while i < range.end {
+        let id = NodeId(i);
+        let skip = !keep[id.index()] || doc.tag(id).is_some_and(blocks::is_invisible);
+        if skip {
+            i = doc.node(id).end.0;
+            continue;
+        }
+        if doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// The text of `id`'s subtree that a reader sees: scripts, styles and other invisible
