@@ -40,6 +40,7 @@ pub fn strip_raw_text(html: &str) -> Cow<'_, str> {
     // Bytes before `copied` are in `out` (or unchanged, while `out` is `None`).
     let mut copied = 0;
     let mut i = 0;
+    let mut svg_close: Option<usize> = None;
     while let Some(off) = memchr(b'<', &b[i..]) {
         let lt = i + off;
         let rest = &b[lt..];
@@ -108,7 +109,15 @@ pub fn strip_raw_text(html: &str) -> Cow<'_, str> {
         if raw == "svg" && b[..tag_end].ends_with(b"/>") {
             continue;
         }
-        let Some(close) = find_end_tag(b, tag_end, raw.as_bytes()) else {
+        // Nested SVGs all look for the same `</svg>`: found once, not once per level.
+        let close = match svg_close {
+            Some(c) if raw == "svg" && c >= tag_end => Some(c),
+            _ => find_end_tag(b, tag_end, raw.as_bytes()),
+        };
+        if raw == "svg" {
+            svg_close = close;
+        }
+        let Some(close) = close else {
             if raw == "svg" {
                 continue;
             }

@@ -626,11 +626,14 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
         .flat_map(|t| title_words(&t))
         .collect();
     let is_headline = |id: NodeId| {
-        config.drop_headline && doc.element(id).is_some_and(|e| e.is(&local_name!("h1"))) && {
-            let h = title_words(&visible_text(doc, id));
-            let shared = h.iter().filter(|w| titled.contains(w)).count();
-            !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
-        }
+        config.drop_headline
+            && doc.element(id).is_some_and(|e| e.is(&local_name!("h1")))
+            && doc.subtree_size(id) <= SMALL_SUBTREE
+            && {
+                let h = title_words(&visible_text(doc, id));
+                let shared = h.iter().filter(|w| titled.contains(w)).count();
+                !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
+            }
     };
     let mut cards = teaser_cards(doc, root, &words, &link_words);
     // On a listing page the teasers are the content.
@@ -714,6 +717,9 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
 
 /// Blocks of at most this many words with a date in them are publication metadata.
 const DATELINE_WORDS: u32 = 16;
+
+/// Date lines and headlines are small elements: at most this many nodes.
+const SMALL_SUBTREE: usize = 64;
 
 /// Text beside an image of at most this many words is its caption.
 const CAPTION_WORDS: u32 = 40;
@@ -899,7 +905,9 @@ fn is_dateline(doc: &Document, id: NodeId, words: u32) -> bool {
                 )
             })
     };
-    if words == 0 || !fits {
+    // A date line is a small element: a deep wrapper around one is not one itself (and
+    // reading its text at every level of a deep nest would take quadratic time).
+    if words == 0 || !fits || doc.subtree_size(id) > SMALL_SUBTREE {
         return false;
     }
     let text = visible_text(doc, id);
