@@ -159,7 +159,16 @@ fn expand_inputs(inputs: &[String]) -> Vec<std::result::Result<Job, (String, Str
 fn read_file(path: &Path) -> Result<Vec<u8>> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
+        // The gzip trailer holds the (last member's) size: one allocation instead of a
+        // doubling series. Only a hint, capped so that a forged trailer cannot reserve much.
+        let hint = bytes
+            .len()
+            .checked_sub(4)
+            .and_then(|i| bytes.get(i..))
+            .and_then(|t| <[u8; 4]>::try_from(t).ok())
+            .map_or(0, |t| u32::from_le_bytes(t) as usize)
+            .min(bytes.len().saturating_mul(64).min(1 << 28));
+        let mut out = Vec::with_capacity(hint + 1);
         flate2::read::MultiGzDecoder::new(&bytes[..])
             .read_to_end(&mut out)
             .with_context(|| format!("cannot gunzip {}", path.display()))?;
@@ -349,7 +358,8 @@ fn process(
         }
     };
     let tp = Instant::now();
-    let doc = templex::dom::parse_bytes(&bytes, charset.as_deref());
+    // Scripts and styles carry no content: the lean parse leaves their text out.
+    let doc = templex::dom::parse_bytes_lean(&bytes, charset.as_deref());
     let parse_ms = tp.elapsed().as_secs_f64() * 1e3;
     let content = page_content(&doc, config);
     let root = content.root.unwrap_or(NodeId::ROOT);

@@ -5,8 +5,8 @@ mod common;
 use std::collections::HashMap;
 use std::io::Read;
 
-use templex::dom::parse_str;
-use templex::extract::{ContentConfig, content_markdown, content_text, page_content};
+use templex::dom::{parse_bytes, parse_bytes_lean, parse_str, strip_raw_text};
+use templex::extract::{ContentConfig, content_markdown, content_text, name_hint, page_content};
 
 const ARTICLE: &str = r#"<!doctype html><html><head><title>Growing garlic | Garden Blog</title></head><body>
 <header><a href="/">Garden Blog</a><nav><ul><li><a href="/a">Home</a></li><li><a href="/b">Archive</a></li><li><a href="/c">About us</a></li></ul></nav></header>
@@ -114,6 +114,242 @@ fn hostile_pages_do_not_panic() {
     }
 }
 
+/// The page-level text of `html` with default settings.
+fn text_of(html: &str) -> String {
+    let doc = parse_str(html);
+    let c = page_content(&doc, &ContentConfig::default());
+    c.root.map_or(String::new(), |r| {
+        content_text(&doc, r, &|id| c.is_content(id))
+    })
+}
+
+fn assert_has(text: &str, wanted: &[&str], unwanted: &[&str]) {
+    for w in wanted {
+        assert!(text.contains(w), "missing {w:?} in:\n{text}");
+    }
+    for u in unwanted {
+        assert!(!text.contains(u), "unexpected {u:?} in:\n{text}");
+    }
+}
+
+const PROSE: &str = "The council met on Tuesday evening to discuss the new cycle lanes, and after a long debate it agreed to fund a trial on two streets. Residents had asked for safer routes to the schools for years, and the trial will be reviewed in the spring.";
+
+#[test]
+fn teaser_cards_orphan_headings_datelines_and_credits_go() {
+    let html = format!(
+        r#"<html><head><title>Cycle lanes approved</title></head><body><main><article>
+        <h1>Cycle lanes approved</h1>
+        <p class="dateline">Published 4.5.2021, 10:48</p>
+        <p>{PROSE}</p>
+        <div class="photo"><img src="a.jpg"><div>Photo: Jane Doe / City Archive</div></div>
+        <p>{PROSE}</p>
+        <p>© 2021 The Daily Example</p>
+        <h3>Read next</h3>
+        <div class="grid">
+          <div class="card"><h4><a href="/a">Bus fares frozen for another year</a></h4>
+            <p>The transport authority kept prices at last year's level, citing inflation.</p></div>
+          <div class="card"><h4><a href="/b">New bridge opens in the harbour</a></h4>
+            <p>After three years of building work, the footbridge opened on Monday morning.</p></div>
+        </div>
+        </article></main></body></html>"#
+    );
+    let text = text_of(&html);
+    assert_has(
+        &text,
+        &["The council met on Tuesday"],
+        &[
+            "Cycle lanes approved",
+            "4.5.2021",
+            "Photo: Jane Doe",
+            "© 2021",
+            "Read next",
+            "Bus fares frozen",
+            "transport authority",
+        ],
+    );
+}
+
+#[test]
+fn lead_in_the_article_header_stays() {
+    let html = format!(
+        r#"<html><head><title>Cycle lanes</title></head><body><article>
+        <header><h1>Cycle lanes</h1><p class="standfirst">Two streets get protected lanes for a one-year trial.</p></header>
+        <div class="body"><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>
+        </article><aside><p>{PROSE}</p></aside></body></html>"#
+    );
+    let text = text_of(&html);
+    assert_has(
+        &text,
+        &["Two streets get protected lanes", "The council met"],
+        &[],
+    );
+    assert_eq!(text.matches("The council met").count(), 3, "{text}");
+}
+
+#[test]
+fn layout_wrappers_named_after_chrome_still_hold_the_content() {
+    // A theme's page wrapper named after its navigation, and a column named after the
+    // sidebar it sits next to: the article inside is the content all the same.
+    let html = format!(
+        r#"<html><body><div id="m-shared-nav-content-inner"><div class="content_block right-sidebar">
+        <article><p>{PROSE}</p><p>{PROSE}</p></article>
+        </div><div class="sidebar"><div class="widget">
+        <p>Sign up for our weekly newsletter with all the news from the neighbourhood, delivered every Friday morning, free of charge.</p>
+        </div></div></div></body></html>"#
+    );
+    let text = text_of(&html);
+    assert_has(&text, &["The council met"], &["weekly newsletter"]);
+}
+
+#[test]
+fn a_short_article_beats_a_long_cookie_notice() {
+    let notice = "We use cookies and similar technologies to store and access information on your device, to measure audiences, to personalise content and advertising, and to improve our services. You can accept or refuse these purposes, and change your choice at any time in the settings.";
+    let menu: String = (1..=12)
+        .map(|i| format!(r#"<li><a href="/s{i}">Section {i}</a></li>"#))
+        .collect();
+    let html = format!(
+        r#"<html><body><header><ul class="menu">{menu}</ul></header>
+        <div class="cookie-notice"><p>{notice}</p><p>{notice}</p></div>
+        <div class="post"><p>Autumn came early this year: the first frost was on the roofs this morning, and the gardens are white.</p>
+        <p>The allotment society has moved its harvest festival forward by a week.</p></div>
+        <div class="links"><ul>{menu}</ul></div>
+        </body></html>"#
+    );
+    let text = text_of(&html);
+    assert_has(
+        &text,
+        &["Autumn came early"],
+        &["We use cookies", "Section 3"],
+    );
+}
+
+#[test]
+fn sections_slug_ids_images_and_listings() {
+    // A documentation page: section ids are slugs of their titles, not roles.
+    let html = format!(
+        r#"<html><body><div class="content"><div class="section" id="sharing-with-a-single-developer">
+        <h2>Sharing with a single developer</h2><p>{PROSE}</p><p>{PROSE}</p></div></div></body></html>"#
+    );
+    assert_has(
+        &text_of(&html),
+        &["Sharing with a single developer", "The council met"],
+        &[],
+    );
+    // A heading over an image keeps its section.
+    let html = format!(
+        r#"<html><body><article><p>{PROSE}</p><h2>The new lanes</h2><img src="lanes.jpg" alt=""></article></body></html>"#
+    );
+    assert_has(&text_of(&html), &["The new lanes"], &[]);
+    // A listing page: the teasers are the content.
+    let cards: String = (1..=6)
+        .map(|i| {
+            format!(
+                r#"<li><h3><a href="/n{i}">Story number {i} of the day</a></h3><p>A short summary of story {i}, with the main facts and a quote from the people involved.</p></li>"#
+            )
+        })
+        .collect();
+    let html =
+        format!(r#"<html><body><main><ul class="stories">{cards}</ul></main></body></html>"#);
+    assert_has(
+        &text_of(&html),
+        &["A short summary of story 1", "story 6"],
+        &[],
+    );
+}
+
+#[test]
+fn the_filters_never_empty_the_content() {
+    // A link roll: the post is its links. Dropping link clusters would leave nothing.
+    let links: String = (1..=8)
+        .map(|i| format!(r#"<li><a href="https://example.org/{i}">Interesting article number {i} about cycling</a></li>"#))
+        .collect();
+    let html = format!(
+        r#"<html><body><article class="entry-content"><ul class="linkroll">{links}</ul></article></body></html>"#
+    );
+    assert_has(&text_of(&html), &["Interesting article number 1"], &[]);
+}
+
+#[test]
+fn named_anchors_are_not_links() {
+    let html = format!(
+        r#"<html><body><article><h2><a name="steps">Steps</a></h2><p>{PROSE}</p>
+        <h2><a name="more">Serving</a></h2><p>{PROSE}</p></article></body></html>"#
+    );
+    let text = text_of(&html);
+    assert_has(&text, &["Steps", "Serving"], &[]);
+}
+
+#[test]
+fn name_hints_read_the_ends_of_names() {
+    let hint = |class: &str| {
+        let doc = parse_str(&format!(r#"<div class="{class}">x</div>"#));
+        let id = doc
+            .elements()
+            .find(|id| doc.element(*id).is_some_and(|e| e.attr("class").is_some()))
+            .unwrap();
+        name_hint(&doc, id)
+    };
+    let id_hint = |id: &str| {
+        let doc = parse_str(&format!(r#"<div id="{id}">x</div>"#));
+        let el = doc
+            .elements()
+            .find(|n| doc.element(*n).is_some_and(|e| e.id().is_some()))
+            .unwrap();
+        name_hint(&doc, el)
+    };
+    assert_eq!(id_hint("comments"), -1);
+    assert_eq!(id_hint("sharing-with-a-single-developer"), 0);
+    for boilerplate in [
+        "comment-list",
+        "site-footer",
+        "relatedPosts",
+        "rp4wp-related-post-content",
+        "widget_text",
+        "sr-only",
+    ] {
+        assert_eq!(hint(boilerplate), -1, "{boilerplate}");
+    }
+    for content in ["entry-content", "articleBody", "post-text"] {
+        assert_eq!(hint(content), 1, "{content}");
+    }
+    for neither in [
+        "elementor-widget-text-editor",
+        "field--label-hidden",
+        "has-sidebar",
+        "modal-enabled",
+        "ArticlePage-below",
+    ] {
+        assert_eq!(hint(neither), 0, "{neither}");
+    }
+}
+
+#[test]
+fn lean_parse_gives_the_same_content() {
+    let html = format!(
+        r#"<html><head><style>p {{ color: red }}</style><script>var a = "<p>not text</p>";</script></head>
+        <body><!-- banner --><svg viewBox="0 0 10 10"><text>icon</text></svg>
+        <article><p>{PROSE}</p><script type="application/ld+json">{{"a": "</div>"}}</script><p>{PROSE}</p>
+        <textarea><script>kept</script></textarea></article></body></html>"#
+    );
+    let text = |doc: &templex::dom::Document| {
+        let c = page_content(doc, &ContentConfig::default());
+        content_text(doc, c.root.unwrap(), &|id| c.is_content(id))
+    };
+    let full = parse_bytes(html.as_bytes(), None);
+    let lean = parse_bytes_lean(html.as_bytes(), None);
+    assert_eq!(text(&full), text(&lean));
+    assert!(!strip_raw_text(&html).contains("not text"));
+    // Deep nesting and unclosed raw text: no recursion, no panic.
+    let deep = format!("{}<script>x", "<div>".repeat(100_000));
+    let doc = parse_bytes_lean(deep.as_bytes(), None);
+    let _ = page_content(&doc, &ContentConfig::default());
+    // Nested SVGs share one closing tag: the scanner finds it once, not once per level.
+    let svgs = format!("<p>a</p>{}</svg><p>b</p>", "<svg>".repeat(100_000));
+    let start = std::time::Instant::now();
+    let _ = strip_raw_text(&svgs);
+    assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+}
+
 fn shingles(text: &str) -> HashMap<Vec<String>, usize> {
     let toks: Vec<String> = text
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -134,7 +370,7 @@ fn shingles(text: &str) -> HashMap<Vec<String>, usize> {
 }
 
 /// The scrapinghub AEB metric (see ../shared/data/README.md) on all 181 pages; measured
-/// 0.963 (BENCHMARKS.md).
+/// 0.966 (BENCHMARKS.md).
 #[test]
 fn aeb_floor() {
     let Some(data) = common::data_dir() else {
@@ -188,5 +424,104 @@ fn aeb_floor() {
     let r = rs.iter().sum::<f64>() / rs.len() as f64;
     let f1 = 2.0 * p * r / (p + r);
     eprintln!("AEB P={p:.3} R={r:.3} F1={f1:.3}");
-    assert!(f1 >= 0.955, "AEB F1 {f1}");
+    assert!(f1 >= 0.96, "AEB F1 {f1}");
+}
+
+/// trafilatura's evaluation set with its own metric (tests/eval_common.count_item: whitespace
+/// collapsed, case-sensitive substring; micro-averaged over all snippets). Measured on all
+/// 990 pages (a couple of seconds with the lean parse): F1 0.923 (BENCHMARKS.md).
+#[test]
+fn trafilatura_eval_floor() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let dir = data.join("pagelevel/trafilatura-eval/tests");
+    let Ok(raw) = std::fs::read(dir.join("evaldata.json")) else {
+        eprintln!("NOTICE: skipping: {} not found", dir.display());
+        return;
+    };
+    let eval: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&raw).unwrap();
+    let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (mut tp, mut fp, mut fn_) = (0usize, 0usize, 0usize);
+    let mut entries: Vec<_> = eval.values().collect();
+    entries.sort_by_key(|v| v["file"].as_str().unwrap_or_default().to_string());
+    for item in entries {
+        let file = item["file"].as_str().unwrap();
+        let Some(path) = ["cache", "eval"]
+            .iter()
+            .map(|d| dir.join(d).join(format!("{file}.gz")))
+            .find(|p| p.is_file())
+        else {
+            continue;
+        };
+        let raw = std::fs::read(path).unwrap();
+        let mut bytes = Vec::new();
+        flate2::read::MultiGzDecoder::new(&raw[..])
+            .read_to_end(&mut bytes)
+            .unwrap();
+        let doc = parse_bytes_lean(&bytes, None);
+        let c = page_content(&doc, &ContentConfig::default());
+        let text = norm(&c.root.map_or(String::new(), |r| {
+            content_text(&doc, r, &|n| c.is_content(n))
+        }));
+        let found = |key: &str| {
+            item[key]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|w| w.as_str())
+                .map(|w| text.contains(&norm(w)))
+                .collect::<Vec<_>>()
+        };
+        let with = found("with");
+        tp += with.iter().filter(|f| **f).count();
+        fn_ += with.iter().filter(|f| !**f).count();
+        fp += found("without").iter().filter(|f| **f).count();
+    }
+    let p = tp as f64 / (tp + fp) as f64;
+    let r = tp as f64 / (tp + fn_) as f64;
+    let f1 = 2.0 * tp as f64 / (2 * tp + fp + fn_) as f64;
+    eprintln!("trafilatura-eval P={p:.3} R={r:.3} F1={f1:.3}");
+    assert!(f1 >= 0.915, "trafilatura-eval F1 {f1}");
+}
+
+/// A page whose main content is a single linked heading: teaser-card detection must not
+/// climb out of the content (an underflow found by the batch run over the dev mirrors).
+#[test]
+fn content_that_is_one_linked_heading() {
+    for html in [
+        // A login page: the form is not content, the linked site title is all that is left.
+        "<body class=login><div id=login><h1><a href=https://wordpress.org/>Computational Physics</a></h1>\
+         <form name=loginform><p><label>Username or Email Address<br><input name=log></label></p>\
+         <p><label>Password<br><input type=password name=pwd></label></p>\
+         <p class=submit><input type=submit value='Log In'></p></form>\
+         <p id=nav><a href=lost.html>Lost your password?</a></p>\
+         <p id=backtoblog><a href=index.html>&larr; Back to Computational Physics</a></p></div></body>",
+        "<body><h1><a href=/x>A title that links somewhere else entirely</a></h1></body>",
+        "<body><div><h2><a href=/x>Only a linked heading</a></h2></div></body>",
+        "<body><h2><a href=/a>One</a></h2><h2><a href=/b>Two</a></h2></body>",
+    ] {
+        let doc = templex::dom::parse_str(html);
+        let c = templex::extract::page_content(&doc, &templex::extract::ContentConfig::default());
+        assert_eq!(c.keep.len(), doc.len());
+    }
+}
+
+/// Every page of every site mirror: page-level content and page-level template detection
+/// finish without a panic (the test profile checks arithmetic overflow too).
+#[test]
+fn every_site_page_is_handled() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let model = templex::pagelevel::Model::builtin();
+    let files = common::html_files(&data.join("sites"));
+    assert!(files.len() > 4000);
+    for f in files {
+        let doc = templex::dom::parse_bytes(&std::fs::read(&f).unwrap(), None);
+        let c = templex::extract::page_content(&doc, &templex::extract::ContentConfig::default());
+        assert_eq!(c.keep.len(), doc.len(), "{}", f.display());
+        let r = templex::pagelevel::detect(&doc, None, model, &Default::default());
+        assert_eq!(r.template.len(), doc.len(), "{}", f.display());
+    }
 }

@@ -347,7 +347,15 @@ impl TreeSink for Sink {
 /// Renumber the temporary tree in document order.
 fn build_document(mut tmp: Vec<TmpNode>) -> Document {
     let mut nodes: Vec<Node> = Vec::with_capacity(tmp.len());
-    let mut text = String::new();
+    // All text goes into one buffer: sized once, not grown by doubling.
+    let text_len = tmp
+        .iter()
+        .map(|n| match &n.data {
+            TmpData::Text(t) | TmpData::Comment(t) => t.len(),
+            _ => 0,
+        })
+        .sum();
+    let mut text = String::with_capacity(text_len);
     // (temporary id, new parent id, depth)
     let mut stack: Vec<(u32, u32, u32)> = vec![(0, NONE, 0)];
     let mut children: Vec<u32> = Vec::new();

@@ -68,6 +68,9 @@ pub fn is_invisible(tag: &LocalName) -> bool {
             | local_name!("object")
             | local_name!("textarea")
             | local_name!("option")
+            // Ruby annotations: the reading set over the base text, not part of it.
+            | local_name!("rt")
+            | local_name!("rp")
     )
 }
 
@@ -93,7 +96,30 @@ pub fn visible_descendants(doc: &Document, root: NodeId) -> impl Iterator<Item =
 /// Count words (runs of alphanumerics; each CJK character counts as one) and punctuation.
 fn count(text: &str) -> (u32, u32) {
     let (mut words, mut punct, mut in_word) = (0u32, 0u32, false);
-    for c in text.chars() {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // ASCII, most of the text of most pages, without decoding.
+        if b < 0x80 {
+            i += 1;
+            if b.is_ascii_alphanumeric() {
+                if !in_word {
+                    words += 1;
+                    in_word = true;
+                }
+            } else {
+                in_word = false;
+                if matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?') {
+                    punct += 1;
+                }
+            }
+            continue;
+        }
+        let Some(c) = text[i..].chars().next() else {
+            break;
+        };
+        i += c.len_utf8();
         if is_cjk(c) {
             words += 1;
             in_word = false;
@@ -104,10 +130,7 @@ fn count(text: &str) -> (u32, u32) {
             }
         } else {
             in_word = false;
-            if matches!(
-                c,
-                '.' | ',' | ';' | ':' | '!' | '?' | '。' | '、' | '，' | '！' | '？' | '；' | '：'
-            ) {
+            if matches!(c, '。' | '、' | '，' | '！' | '？' | '；' | '：') {
                 punct += 1;
             }
         }
@@ -154,7 +177,8 @@ pub fn segment_blocks(doc: &Document, root: NodeId) -> Vec<Block> {
                     flush(&mut current, &mut out);
                     open.push((id, doc.node(id).end.0));
                 }
-                if e.is(&local_name!("a")) {
+                // Named anchors (`<a name=…>`, `<a id=…>`) are targets, not links.
+                if e.is(&local_name!("a")) && e.attr("href").is_some() {
                     links.push(doc.node(id).end.0);
                 }
             }

@@ -77,10 +77,23 @@ impl Content {
     }
 }
 
+/// Tightening keeps at least this share of the container's prose: lead paragraphs outside
+/// the inner wrapper are content.
+const TIGHTEN_PROSE: f64 = 0.95;
+
+/// Weight of the net mass of candidates inside boilerplate-named regions: a short article
+/// still beats a long cookie notice or sidebar text.
+const NEGATIVE_WEIGHT: f64 = 0.25;
+
+/// Share of the content's prose above which a boilerplate-named element inside it is taken
+/// for a misnamed content wrapper rather than a widget.
+const MAJORITY: f64 = 0.5;
+
 /// How many ancestors up the main container may grow by absorbing prose siblings.
 const EXPAND_LEVELS: usize = 2;
 
-/// Words that mark boilerplate when they appear in a class or id.
+/// Words that mark boilerplate when they head or end a class or id (`comment-list`,
+/// `post-comments`, `relatedPosts`), plurals included.
 const NEGATIVE_HINTS: &[&str] = &[
     "comment",
     "share",
@@ -88,7 +101,6 @@ const NEGATIVE_HINTS: &[&str] = &[
     "social",
     "related",
     "sidebar",
-    "widget",
     "nav",
     "menu",
     "breadcrumb",
@@ -99,6 +111,7 @@ const NEGATIVE_HINTS: &[&str] = &[
     "subscribe",
     "newsletter",
     "popup",
+    "modal",
     "cookie",
     "footer",
     "masthead",
@@ -109,78 +122,289 @@ const NEGATIVE_HINTS: &[&str] = &[
     "login",
     "signup",
     "byline",
+    "meta",
+    "metadata",
     "tags",
     "tag-list",
+    "tag-cloud",
     "recommend",
     "outbrain",
     "taboola",
     "disqus",
+    "author",
     "author-bio",
+    "author-box",
+    "author-info",
+    "bio",
+    "copyright",
     "print",
     "rating",
-    "hidden",
 ];
 
-/// Words that mark content when they appear in a class or id.
+/// Words that mark boilerplate when they head a class or id: at its end they name a
+/// component that page builders also use for content (`elementor-widget`).
+const NEGATIVE_HEADS: &[&str] = &["widget"];
+
+/// Words that mark boilerplate anywhere in a class or id (`rp4wp-related-post-content`):
+/// no content wrapper is named after them.
+const NEGATIVE_ANYWHERE: &[&str] = &["related", "subscribe"];
+
+/// First words of names that describe a layout state, not a role (`has-sidebar`).
+const STATE_WORDS: &[&str] = &["has", "with", "without", "no"];
+
+/// Last words of names that describe a state of a component, not the element's role
+/// (`modal-enabled`, `menu-open`: put on the page wrapper while the menu is open).
+const STATE_SUFFIXES: &[&str] = &[
+    "enabled", "disabled", "active", "open", "opened", "closed", "visible", "loaded", "ready",
+];
+
+/// Whole class names that mark text no reader sees on screen.
+const HIDDEN_NAMES: &[&str] = &[
+    "hidden",
+    "is-hidden",
+    "sr-only",
+    "screen-reader-text",
+    "visually-hidden",
+    "visuallyhidden",
+];
+
+/// Words that mark content when they end a class or id (`entry-content`, `articleBody`).
 const POSITIVE_HINTS: &[&str] = &[
     "article", "content", "entry", "main", "post", "story", "text", "body", "blog", "prose",
 ];
 
 /// Class/id hint of an element: -1 boilerplate-like, +1 content-like, 0 neither.
+///
+/// Only the first and the last word of a name count: naming schemes put the role there
+/// (`comment-list`, `site-footer`), while words in the middle qualify something else
+/// (`elementor-widget-text-editor`, `field--label-hidden`, `m-nav-content-inner`).
 pub fn name_hint(doc: &Document, id: NodeId) -> i8 {
-    let Some(e) = doc.element(id) else { return 0 };
-    let mut names = String::new();
-    if let Some(v) = e.attr("class") {
-        names.push_str(v);
+    NameHints::default().hint(doc, id)
+}
+
+/// [`name_hint`] with verdicts remembered: a page repeats a few dozen class lists over
+/// thousands of elements, and their tokens over many lists.
+#[derive(Default)]
+struct NameHints<'d> {
+    /// Verdict per whole attribute value (`class="post-item card col-6"`).
+    values: rustc_hash::FxHashMap<&'d str, i8>,
+    /// Verdict per token.
+    tokens: rustc_hash::FxHashMap<&'d str, i8>,
+    scratch: String,
+}
+
+impl<'d> NameHints<'d> {
+    fn hint(&mut self, doc: &'d Document, id: NodeId) -> i8 {
+        let Some(e) = doc.element(id) else { return 0 };
+        let mut positive = false;
+        for a in &e.attrs {
+            if !matches!(
+                a.name.local,
+                local_name!("class") | local_name!("id") | local_name!("role")
+            ) {
+                continue;
+            }
+            // Documentation generators make section ids from their titles
+            // (`sharing-with-a-single-developer`): a sentence, not a role.
+            if a.name.local == local_name!("id") && is_slug(&a.value) {
+                continue;
+            }
+            let h = match self.values.get(&*a.value) {
+                Some(h) => *h,
+                None => {
+                    let h = self.value_hint(&a.value);
+                    self.values.insert(&a.value, h);
+                    h
+                }
+            };
+            if h < 0 {
+                return -1;
+            }
+            positive |= h > 0;
+        }
+        i8::from(positive)
     }
-    if let Some(v) = e.id() {
-        names.push(' ');
-        names.push_str(v);
-    }
-    if let Some(v) = e.attr("role") {
-        names.push(' ');
-        names.push_str(v);
-    }
-    if names.is_empty() {
-        return 0;
-    }
-    let names = names.to_ascii_lowercase();
-    let matches = |list: &[&str]| {
-        names
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
-            .any(|tok| {
-                list.iter()
-                    .any(|h| tok == *h || tok.split('-').any(|p| p == *h))
-            })
-    };
-    if matches(NEGATIVE_HINTS) {
-        -1
-    } else if matches(POSITIVE_HINTS) {
-        1
-    } else {
-        0
+
+    /// The verdict on an attribute value: any boilerplate token wins, then any content one.
+    fn value_hint(&mut self, value: &'d str) -> i8 {
+        let mut positive = false;
+        for name in value.split_ascii_whitespace() {
+            let h = match self.tokens.get(name) {
+                Some(h) => *h,
+                None => {
+                    let h = token_hint(name, &mut self.scratch);
+                    self.tokens.insert(name, h);
+                    h
+                }
+            };
+            if h < 0 {
+                return -1;
+            }
+            positive |= h > 0;
+        }
+        i8::from(positive)
     }
 }
 
-/// Elements that are never main content by their tag.
+/// An id of four or more words: a slug of a title.
+fn is_slug(id: &str) -> bool {
+    id.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .count()
+        >= 4
+}
+
+/// The hint of one class or id token.
+fn token_hint(name: &str, scratch: &mut String) -> i8 {
+    let ends = name_ends(name, scratch);
+    if word_flags(ends[0], false) & STATE != 0 || word_flags(ends[1], false) & STATE_END != 0 {
+        return 0;
+    }
+    if word_flags(ends[4], false) & HIDDEN != 0
+        || ends[..4]
+            .iter()
+            .any(|w| word_flags(w, true) & NEGATIVE != 0)
+        || word_flags(ends[0], true) & HEAD != 0
+        || ends[4]
+            .split('-')
+            .any(|w| word_flags(w, true) & ANYWHERE != 0)
+    {
+        -1
+    } else {
+        // A content word heads page-type and part names (`ArticlePage-below`,
+        // `post-meta`): only the last word names the content itself.
+        i8::from(word_flags(ends[1], true) & POSITIVE != 0)
+    }
+}
+
+// Roles of a word in the hint lists.
+const NEGATIVE: u8 = 1;
+const HEAD: u8 = 2;
+const ANYWHERE: u8 = 4;
+const POSITIVE: u8 = 8;
+const STATE: u8 = 16;
+const HIDDEN: u8 = 32;
+const STATE_END: u8 = 64;
+
+/// The hint lists as one table: a class name is looked up a handful of times, not compared
+/// with every hint.
+static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u8>> =
+    std::sync::LazyLock::new(|| {
+        let mut m = rustc_hash::FxHashMap::default();
+        for (list, flag) in [
+            (NEGATIVE_HINTS, NEGATIVE),
+            (NEGATIVE_HEADS, HEAD),
+            (NEGATIVE_ANYWHERE, ANYWHERE),
+            (POSITIVE_HINTS, POSITIVE),
+            (STATE_WORDS, STATE),
+            (STATE_SUFFIXES, STATE_END),
+            (HIDDEN_NAMES, HIDDEN),
+        ] {
+            for w in list {
+                *m.entry(*w).or_insert(0) |= flag;
+            }
+        }
+        m
+    });
+
+/// The roles of `word`; with `plural`, also those of the word without a final `s`
+/// (`comments`, `tags`), for the hint lists that allow it.
+fn word_flags(word: &str, plural: bool) -> u8 {
+    let get = |w: &str| LEXICON.get(w).copied().unwrap_or(0);
+    let mut f = get(word);
+    if plural {
+        if let Some(w) = word.strip_suffix('s') {
+            f |= get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE);
+        }
+    }
+    f
+}
+
+/// The ends of a class or id, lower-cased, words joined by `-` (words are separated by
+/// non-alphanumerics and by camelCase humps): the first word, the last word, the first two
+/// and the last two (for two-word hints such as `author-bio`), and the whole name.
+fn name_ends<'s>(name: &str, scratch: &'s mut String) -> [&'s str; 5] {
+    scratch.clear();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && prev_lower {
+                scratch.push('-');
+            }
+            prev_lower = !c.is_ascii_uppercase();
+            scratch.push(c.to_ascii_lowercase());
+        } else if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower {
+                scratch.push('-');
+            }
+            prev_lower = c.is_lowercase() || c.is_numeric();
+            scratch.extend(c.to_lowercase());
+        } else {
+            if !scratch.is_empty() && !scratch.ends_with('-') {
+                scratch.push('-');
+            }
+            prev_lower = false;
+        }
+    }
+    while scratch.ends_with('-') {
+        scratch.pop();
+    }
+    let s: &'s str = scratch;
+    let cut = |n: usize| s.match_indices('-').nth(n).map_or(s, |(i, _)| &s[..i]);
+    let tail = |n: usize| s.rmatch_indices('-').nth(n).map_or(s, |(i, _)| &s[i + 1..]);
+    [cut(0), tail(0), cut(1), tail(1), s]
+}
+
+/// Elements that are usually chrome by their tag.
 fn is_boilerplate_tag(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         matches!(
             e.name.local,
-            local_name!("nav")
-                | local_name!("aside")
-                | local_name!("footer")
-                | local_name!("button")
-                | local_name!("select")
-                | local_name!("dialog")
-                | local_name!("menu")
+            local_name!("nav") | local_name!("aside") | local_name!("footer") | local_name!("menu")
+        )
+    })
+}
+
+/// `<main>`, `<article>` and `role="main"`: elements that declare themselves main content.
+fn is_main_element(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        matches!(e.name.local, local_name!("main") | local_name!("article"))
+            || e.attr("role")
+                .is_some_and(|r| r.eq_ignore_ascii_case("main"))
+    })
+}
+
+/// Elements never shown as part of the page: hidden, dialogs, form controls.
+fn is_hidden(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        matches!(
+            e.name.local,
+            local_name!("button") | local_name!("select") | local_name!("dialog")
         ) || e.attr("hidden").is_some()
             || e.attr("aria-hidden")
                 .is_some_and(|v| v.eq_ignore_ascii_case("true"))
             || e.attr("style").is_some_and(|s| {
-                let s = s.to_ascii_lowercase().replace(' ', "");
-                s.contains("display:none") || s.contains("visibility:hidden")
+                style_has(s, b"display:none") || style_has(s, b"visibility:hidden")
             })
+    })
+}
+
+/// Whether a `style` attribute contains `pat` (ASCII, lower case, no spaces), ignoring case
+/// and the spaces CSS allows around the colon; no allocation.
+fn style_has(style: &str, pat: &[u8]) -> bool {
+    let b = style.as_bytes();
+    (0..b.len()).any(|start| {
+        let mut i = start;
+        for &p in pat {
+            while i < b.len() && b[i].is_ascii_whitespace() && p != b' ' {
+                i += 1;
+            }
+            if i >= b.len() || !b[i].eq_ignore_ascii_case(&p) {
+                return false;
+            }
+            i += 1;
+        }
+        true
     })
 }
 
@@ -219,64 +443,87 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     let mut words = vec![0u32; n];
     let mut link_words = vec![0u32; n];
     let mut punct = vec![0u32; n];
+    // Prose: the positive part of the block values, outside excluded subtrees.
+    let mut prose = vec![0.0f64; n];
     for b in &blocks {
-        mass[b.owner.index()] += block_value(b);
+        let v = block_value(b);
+        mass[b.owner.index()] += v;
+        prose[b.owner.index()] += v.max(0.0);
         words[b.owner.index()] += b.words;
         link_words[b.owner.index()] += b.link_words;
         punct[b.owner.index()] += b.punctuation;
     }
-    // Boilerplate elements and negatively hinted ones cannot hold the main content.
+    // Per element: whether its subtree shows an image or a video.
+    let mut media = vec![false; n];
+    for id in doc.subtree(body).rev().map(NodeId) {
+        if id == body {
+            break;
+        }
+        if let Some(p) = doc.parent(id) {
+            media[p.index()] |= media[id.index()] || is_media(doc, id);
+            words[p.index()] += words[id.index()];
+            link_words[p.index()] += link_words[id.index()];
+            punct[p.index()] += punct[id.index()];
+        }
+    }
+    // Boilerplate elements cannot hold the main content.
     let mut excluded = vec![false; n];
+    // Name hints scan class/id strings; computed once per element with text, used three
+    // times.
+    // A candidate inside a boilerplate-named region (cookie banner, related box) inherits
+    // its penalty.
+    let mut hints = vec![0i8; n];
+    let mut negative = vec![false; n];
+    let mut name_hints = NameHints::default();
     for id in doc.descendants(body) {
-        let parent_excluded = doc.parent(id).is_some_and(|p| excluded[p.index()]);
-        excluded[id.index()] = parent_excluded
+        let parent = doc.parent(id);
+        excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
+            || is_hidden(doc, id)
             || is_boilerplate_tag(doc, id)
             || (!config.comments && is_comment_section(doc, id));
+        // Elements without text are neither candidates nor dropped, and hold no candidate
+        // whose penalty they could pass on: their names do not matter.
+        if words[id.index()] > 0 {
+            hints[id.index()] = name_hints.hint(doc, id);
+        }
+        // Layout wrappers are named after the sidebar or footer they sit next to
+        // (`right-sidebar`, `above-footer`): an `<article>` or `<main>` inside starts afresh.
+        negative[id.index()] = hints[id.index()] < 0
+            || (parent.is_some_and(|p| negative[p.index()]) && !is_main_element(doc, id));
     }
     for id in doc.subtree(body).rev().map(NodeId) {
         if id == body {
             break;
         }
         if let Some(p) = doc.parent(id) {
-            let (m, w, l) = (mass[id.index()], words[id.index()], link_words[id.index()]);
             // Excluded subtrees count against every container that includes them.
-            mass[p.index()] += if excluded[id.index()] {
-                -(w as f64) * 0.5
+            if excluded[id.index()] {
+                mass[p.index()] -= words[id.index()] as f64 * 0.5;
             } else {
-                m
-            };
-            words[p.index()] += w;
-            link_words[p.index()] += l;
-            punct[p.index()] += punct[id.index()];
+                mass[p.index()] += mass[id.index()];
+                prose[p.index()] += prose[id.index()];
+            }
         }
     }
     // Candidates: elements with text, not excluded; score = net mass, nudged by name hints.
-    // A candidate inside a boilerplate-named region (cookie banner, related box) inherits
-    // its penalty.
-    // Name hints scan class/id strings; computed once per element, used three times.
-    let mut hints = vec![0i8; n];
-    let mut negative = vec![false; n];
-    for id in doc.descendants(body) {
-        hints[id.index()] = name_hint(doc, id);
-        negative[id.index()] =
-            doc.parent(id).is_some_and(|p| negative[p.index()]) || hints[id.index()] < 0;
-    }
     let hint_of = |id: NodeId| hints[id.index()];
     let score = |id: NodeId| {
         // Themes put page-type classes on <body> ("ArticlePage-body"): no hint there.
-        let hint = if id == body {
-            0.0
+        let m = mass[id.index()];
+        if id == body {
+            m
         } else if negative[id.index()] {
-            -1.0
+            m * NEGATIVE_WEIGHT
         } else {
-            f64::from(hint_of(id))
-        };
-        mass[id.index()] * (1.0 + 0.5 * hint)
+            m * (1.0 + 0.5 * f64::from(hint_of(id)))
+        }
     };
     let candidates: Vec<NodeId> = std::iter::once(body)
         .chain(doc.descendants(body))
         .filter(|id| doc.element(*id).is_some() && !excluded[id.index()] && words[id.index()] > 0)
         .collect();
+    // Boilerplate-named regions (a sidebar, a cookie notice) hold the main content only when
+    // nothing else has prose: a short article still beats a long cookie notice.
     let Some(&best) = candidates
         .iter()
         .max_by(|a, b| score(**a).total_cmp(&score(**b)).then(b.cmp(a)))
@@ -287,12 +534,15 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             title,
         };
     };
-    // Tighten: the deepest candidate inside `best` that still holds most of its mass.
+    // Tighten: the deepest candidate inside `best` that still holds most of its mass and
+    // nearly all of its prose.
     let best_mass = mass[best.index()];
+    let best_prose = prose[best.index()];
     let mut root = best;
     if best_mass > 0.0 {
         for &c in candidates.iter().filter(|c| doc.contains(best, **c)) {
             if mass[c.index()] >= config.tighten * best_mass
+                && prose[c.index()] >= TIGHTEN_PROSE * best_prose
                 && doc.node(c).depth > doc.node(root).depth
             {
                 root = c;
@@ -308,6 +558,15 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     for _ in 0..levels {
         if config.expand <= 0.0 || base_mass <= 0.0 {
             break;
+        }
+        // Wrappers that add no text of their own (a paragraph in its own `<div>`) are not a
+        // level: the siblings worth looking at are those of the outermost wrapper.
+        while let Some(parent) = doc
+            .parent(top)
+            .filter(|p| *p != body && parts == [top] && words[p.index()] == words[top.index()])
+        {
+            parts = vec![parent];
+            top = parent;
         }
         let Some(parent) = doc
             .parent(top)
@@ -341,47 +600,114 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
         parts.sort();
         top = parent;
     }
-    let root = top;
+    let mut root = top;
+    // An `<article>` around the content declares its extent: its header (a lead, a
+    // subtitle) and its own paragraphs belong to it; what does not (bylines, share bars,
+    // teasers) the filters below drop.
+    if let Some(article) = doc
+        .ancestors(root)
+        .take_while(|a| *a != body)
+        .find(|a| doc.tag(*a).is_some_and(|t| *t == local_name!("article")))
+    {
+        if !excluded[article.index()]
+            && prose[article.index()] <= ARTICLE_GROWTH * prose[root.index()]
+        {
+            parts = vec![article];
+            root = article;
+        }
+    }
     // The headline is reported as the title; keeping it in the text would repeat it.
-    let headline = title.as_deref().map(normalize_title);
+    // Sites word `<title>`, `og:title` and the `<h1>` a little differently ("Hunter in
+    // Beijing diagnosed…" over "Hunter diagnosed… Beijing local"): most words shared is
+    // enough.
+    let titled: Vec<String> = [title.clone(), doc.title()]
+        .into_iter()
+        .flatten()
+        .flat_map(|t| title_words(&t))
+        .collect();
     let is_headline = |id: NodeId| {
         config.drop_headline
             && doc.element(id).is_some_and(|e| e.is(&local_name!("h1")))
-            && headline.as_ref().is_some_and(|t| {
-                let h = normalize_title(&doc.text_content(id));
-                !h.is_empty() && t.contains(&h)
-            })
+            && doc.subtree_size(id) <= SMALL_SUBTREE
+            && {
+                let h = title_words(&visible_text(doc, id));
+                let shared = h.iter().filter(|w| titled.contains(w)).count();
+                !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
+            }
     };
+    let mut cards = teaser_cards(doc, root, &words, &link_words);
+    // On a listing page the teasers are the content.
+    let card_prose: f64 = doc
+        .subtree(root)
+        .map(NodeId)
+        .filter(|c| cards[c.index()] && !doc.parent(*c).is_some_and(|p| cards[p.index()]))
+        .map(|c| prose[c.index()])
+        .sum();
+    if card_prose >= LISTING * prose[root.index()] {
+        cards.iter_mut().for_each(|c| *c = false);
+    }
     // Keep the container minus excluded and boilerplate-like parts.
     let is_part = |id: NodeId| parts.contains(&id);
+    // Inside a quote (an embedded tweet's attribution line keeps its date).
+    let mut quoted = vec![false; n];
     for id in doc.subtree(root).map(NodeId) {
-        let i = id.index();
-        if excluded[i] && !is_part(id) {
-            continue;
-        }
-        let parent_ok = id == root
-            || is_part(id)
-            || (doc
-                .parent(id)
-                .is_some_and(|p| keep[p.index()] && (p != root || parts == [root])));
-        if !parent_ok {
-            continue;
-        }
-        let drop = !is_part(id)
+        quoted[id.index()] = doc.parent(id).is_some_and(|p| quoted[p.index()])
+            || doc.tag(id).is_some_and(|t| *t == local_name!("blockquote"));
+    }
+    // The structural filters (link clusters, teasers, boilerplate names, forms) may not
+    // empty the content: when they would, the container is all the page has — a link-heavy
+    // post, a page of dialogs — and only the sure filters apply.
+    let mut structural = true;
+    loop {
+        for id in doc.subtree(root).map(NodeId) {
+            let i = id.index();
+            if excluded[i] && !is_part(id) {
+                continue;
+            }
+            let parent_ok = id == root
+                || is_part(id)
+                || (doc
+                    .parent(id)
+                    .is_some_and(|p| keep[p.index()] && (p != root || parts == [root])));
+            if !parent_ok {
+                continue;
+            }
+            // Inline captions and credits (`<span class="caption">` inside a paragraph) have no
+            // block of their own: they go by their name alone.
+            let inline_caption =
+                config.drop_captions && words[i] == 0 && id != root && is_caption(doc, id);
+            let drop = inline_caption
+                || (!is_part(id)
             && id != root
             && doc.element(id).is_some()
             && words[i] > 0
-            && (is_link_cluster(words[i], link_words[i])
-                || (hint_of(id) < 0 && mass[i] <= 0.0)
-                || (config.drop_labels && is_label(doc, id, words[i], punct[i]))
-                || (config.drop_captions && is_caption(doc, id))
-                || is_headline(id));
-        keep[i] = !drop
-            && !matches!(
-                doc.node(id).data,
-                NodeData::Comment(_) | NodeData::ProcessingInstruction { .. }
-            );
+            // Link clusters, teasers and boilerplate-named parts go, unless they hold most
+            // of the content's prose: then they are wrappers that name or link badly.
+            && ((structural
+                && ((is_link_cluster(words[i], link_words[i]) && !is_table_part(doc, id))
+                || cards[i]
+                || hint_of(id) < 0
+                    || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
+                && (mass[i] <= 0.0 || prose[i] < MAJORITY * prose[root.index()]))
+                || (config.drop_labels
+                    && (is_label(doc, id, words[i], punct[i])
+                        || (!quoted[i] && is_dateline(doc, id, words[i]))))
+                || (config.drop_captions
+                    && (is_caption(doc, id) || is_beside_image(doc, id, &words, &media)))
+                || is_headline(id)));
+            keep[i] = !drop
+                && !matches!(
+                    doc.node(id).data,
+                    NodeData::Comment(_) | NodeData::ProcessingInstruction { .. }
+                );
+        }
+        if !structural || words[root.index()] == 0 || has_kept_text(doc, root, &keep) {
+            break;
+        }
+        structural = false;
+        keep.iter_mut().for_each(|k| *k = false);
     }
+    drop_orphan_headings(doc, root, &mut keep, &words);
     Content {
         root: Some(root),
         keep,
@@ -389,46 +715,297 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     }
 }
 
+/// Blocks of at most this many words with a date in them are publication metadata.
+const DATELINE_WORDS: u32 = 16;
+
+/// Date lines and headlines are small elements: at most this many nodes.
+const SMALL_SUBTREE: usize = 64;
+
+/// Text beside an image of at most this many words is its caption.
+const CAPTION_WORDS: u32 = 40;
+
+/// The content grows to its enclosing `<article>` when that adds at most this factor of
+/// prose.
+const ARTICLE_GROWTH: f64 = 1.5;
+
+/// Teaser cards holding at least this share of the content's prose make a listing page,
+/// whose teasers are its content.
+const LISTING: f64 = 0.8;
+
+/// An `<h1>` sharing at least this share of its words with the page title is the headline.
+const HEADLINE_OVERLAP: f64 = 0.6;
+
+/// A teaser card (title, excerpt, byline) has at most this many words.
+const CARD_WORDS: u32 = 80;
+
+/// Headings of at most this many words are dropped when their section is empty.
+const ORPHAN_HEADING_WORDS: u32 = 8;
+
+/// Teaser cards inside `root`: a heading that is a link is the title of another page, and
+/// the largest card-sized element around it that holds no other such title is that page's
+/// teaser (title, excerpt, author, date).
+fn teaser_cards(doc: &Document, root: NodeId, words: &[u32], link_words: &[u32]) -> Vec<bool> {
+    let range = doc.subtree(root);
+    let len = (range.end - range.start) as usize;
+    let at = |id: NodeId| (id.0 - range.start) as usize;
+    let linked = |id: NodeId| {
+        heading_level(doc, id).is_some()
+            && words[id.index()] > 0
+            && link_words[id.index()] == words[id.index()]
+    };
+    // Linked headings per element of the subtree, children before parents.
+    let mut titles = vec![0u32; len];
+    for id in range.clone().rev().map(NodeId) {
+        if linked(id) {
+            titles[at(id)] += 1;
+        }
+        if id != root {
+            if let Some(p) = doc.parent(id) {
+                titles[at(p)] += titles[at(id)];
+            }
+        }
+    }
+    let mut cards = vec![false; doc.len()];
+    for id in range.clone().map(NodeId).filter(|id| linked(*id)) {
+        let mut card = id;
+        while let Some(p) = doc.parent(card).filter(|p| {
+            // The container itself may be the linked heading: never leave the subtree.
+            *p != root
+                && doc.contains(root, *p)
+                && titles[at(*p)] == 1
+                && words[p.index()] <= CARD_WORDS
+        }) {
+            card = p;
+        }
+        cards[card.index()] = true;
+    }
+    cards
+}
+
+/// Heading level 1–6 of an `<h1>`–`<h6>` element.
+fn heading_level(doc: &Document, id: NodeId) -> Option<u8> {
+    let level = match *doc.tag(id)? {
+        local_name!("h1") => 1,
+        local_name!("h2") => 2,
+        local_name!("h3") => 3,
+        local_name!("h4") => 4,
+        local_name!("h5") => 5,
+        local_name!("h6") => 6,
+        _ => return None,
+    };
+    Some(level)
+}
+
+/// Drop headings whose section lost all its text: the "Related articles" or "More on this
+/// topic" over a teaser list that was dropped, a heading left over at the end. An image
+/// or a video is a section's content too.
+fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: &[u32]) {
+    let end = doc.node(root).end.0;
+    // Nodes inside a heading: its own text does not count as its section's. Nodes inside
+    // scripts and styles: no reader sees their text.
+    let mut in_heading = vec![false; (end - root.0) as usize];
+    let mut hidden = vec![false; (end - root.0) as usize];
+    let (mut heading_end, mut hidden_end) = (0, 0);
+    for i in root.0..end {
+        let at = (i - root.0) as usize;
+        if i < heading_end {
+            in_heading[at] = true;
+        } else if keep[i as usize] && heading_level(doc, NodeId(i)).is_some() {
+            heading_end = doc.node(NodeId(i)).end.0;
+        }
+        if i < hidden_end {
+            hidden[at] = true;
+        } else if doc.tag(NodeId(i)).is_some_and(blocks::is_invisible) {
+            hidden_end = doc.node(NodeId(i)).end.0;
+        }
+    }
+    // Scan backwards: `text_after` tells whether kept text follows before the next heading
+    // of each level, so every heading is decided in one pass.
+    let mut text_after = [false; 7];
+    let mut i = end;
+    while i > root.0 {
+        i -= 1;
+        let id = NodeId(i);
+        if !keep[id.index()] {
+            continue;
+        }
+        if let Some(level) = heading_level(doc, id) {
+            let level = usize::from(level);
+            // Long "headings" are lead paragraphs in heading markup.
+            if !text_after[level] && words[id.index()] <= ORPHAN_HEADING_WORDS {
+                keep[id.index()] = false;
+            }
+            // Sections of this level and deeper end here; a heading itself is content for
+            // the sections of the levels above it.
+            let kept = keep[id.index()];
+            for (l, t) in text_after.iter_mut().enumerate() {
+                if l >= level {
+                    *t = false;
+                }
+                if l < level && kept {
+                    *t = true;
+                }
+            }
+        } else if !in_heading[(i - root.0) as usize]
+            && !hidden[(i - root.0) as usize]
+            && (doc.text(id).is_some_and(|t| !t.trim().is_empty()) || is_media(doc, id))
+        {
+            text_after = [true; 7];
+        }
+    }
+}
+
 /// A stand-alone short label: a block-level element of at most three words and no
 /// sentence punctuation, not a heading, list item, table cell or code.
 fn is_label(doc: &Document, id: NodeId, words: u32, punct: u32) -> bool {
-    words <= 3
-        && punct == 0
-        && doc.element(id).is_some_and(|e| {
-            is_block(&e.name.local)
-                && !matches!(
-                    e.name.local,
-                    local_name!("h1")
-                        | local_name!("h2")
-                        | local_name!("h3")
-                        | local_name!("h4")
-                        | local_name!("h5")
-                        | local_name!("h6")
-                        | local_name!("li")
-                        | local_name!("dt")
-                        | local_name!("dd")
-                        | local_name!("td")
-                        | local_name!("th")
-                        | local_name!("tr")
-                        | local_name!("table")
-                        | local_name!("pre")
-                        | local_name!("ul")
-                        | local_name!("ol")
-                        | local_name!("dl")
-                        | local_name!("tbody")
-                        | local_name!("thead")
+    words <= 3 && punct == 0 && is_free_block(doc, id)
+}
+
+/// A block-level element that is not a heading or part of a list, table or code block:
+/// where stand-alone labels and date lines live.
+fn is_free_block(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        is_block(&e.name.local)
+            && !matches!(
+                e.name.local,
+                local_name!("h1")
+                    | local_name!("h2")
+                    | local_name!("h3")
+                    | local_name!("h4")
+                    | local_name!("h5")
+                    | local_name!("h6")
+                    | local_name!("li")
+                    | local_name!("dt")
+                    | local_name!("dd")
+                    | local_name!("td")
+                    | local_name!("th")
+                    | local_name!("tr")
+                    | local_name!("table")
+                    | local_name!("pre")
+                    | local_name!("ul")
+                    | local_name!("ol")
+                    | local_name!("dl")
+                    | local_name!("tbody")
+                    | local_name!("thead")
+            )
+    })
+}
+
+/// A date or copyright line: a short block with a date or a time in it and no sentence end
+/// ("15. Mai 2019, 05:28 Uhr", "By Jane Doe, Feb 8, 2020", "Publikacja: 04.05.2021"), or
+/// with a `©` — publication metadata, told by digits and signs in any language.
+fn is_dateline(doc: &Document, id: NodeId, words: u32) -> bool {
+    // List items carry dates as data (a timeline) unless there is little else to them
+    // (`<li>18 Nov 2019, 19:09</li>` in a meta list).
+    let fits = if is_free_block(doc, id) {
+        words <= DATELINE_WORDS
+    } else {
+        words <= DATELINE_WORDS / 2
+            && doc.tag(id).is_some_and(|t| {
+                matches!(
+                    *t,
+                    local_name!("li") | local_name!("dt") | local_name!("dd")
                 )
-        })
+            })
+    };
+    // A date line is a small element: a deep wrapper around one is not one itself (and
+    // reading its text at every level of a deep nest would take quadratic time).
+    if words == 0 || !fits || doc.subtree_size(id) > SMALL_SUBTREE {
+        return false;
+    }
+    let text = visible_text(doc, id);
+    let text = text.trim_end();
+    text.contains('©') || (!text.ends_with(['.', '!', '?', '。', '！', '？']) && has_date(text))
+}
+
+/// Whether `text` holds a year (1900–2099 standing alone), a numeric date (`4.5.21`,
+/// `04/21/2022`) or a clock time (`5:28`).
+fn has_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits = |mut i: usize| {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        (i, i - start)
+    };
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (end, len) = digits(i);
+        i = end;
+        let joined = |c: u8| c.is_ascii_alphanumeric() || c == b'-';
+        let alone = (start == 0 || !joined(b[start - 1])) && (end == b.len() || !joined(b[end]));
+        let run = &b[start..end];
+        if len == 4 && alone && (run.starts_with(b"19") || run.starts_with(b"20")) {
+            return true;
+        }
+        if len > 2 || end + 1 >= b.len() {
+            continue;
+        }
+        // A clock time `5:28`, or a numeric date with two separators `04.05.2021`.
+        let sep = b[end];
+        let (e2, l2) = digits(end + 1);
+        if sep == b':' && l2 == 2 {
+            return true;
+        }
+        if matches!(sep, b'.' | b'/') && (1..=2).contains(&l2) && e2 < b.len() && b[e2] == sep {
+            let (_, l3) = digits(e2 + 1);
+            if l3 == 2 || l3 == 4 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Rows and cells: a data table links its entries (product names, sources) without being
+/// a menu; the table as a whole can still be a link cluster.
+fn is_table_part(doc: &Document, id: NodeId) -> bool {
+    doc.tag(id).is_some_and(|t| {
+        matches!(
+            *t,
+            local_name!("tr") | local_name!("td") | local_name!("th")
+        )
+    })
+}
+
+/// Images and videos.
+fn is_media(doc: &Document, id: NodeId) -> bool {
+    doc.tag(id).is_some_and(|t| {
+        matches!(
+            *t,
+            local_name!("img") | local_name!("picture") | local_name!("video")
+        )
+    })
+}
+
+/// Captions and credits are short text set beside an image in a wrapper of their own
+/// (`<div><img><div>Photo: …</div></div>`), whatever their class names say.
+fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: &[bool]) -> bool {
+    let w = words[id.index()];
+    if w == 0 || w > CAPTION_WORDS || media[id.index()] {
+        return false;
+    }
+    let Some(parent) = doc.parent(id) else {
+        return false;
+    };
+    words[parent.index()] == w
+        && doc
+            .element_children(parent)
+            .any(|c| c != id && (media[c.index()] || is_media(doc, c)))
 }
 
 /// A caption or photo credit.
 fn is_caption(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         e.is(&local_name!("figcaption"))
-            || e.classes().any(|c| {
-                let c = c.to_ascii_lowercase();
-                c.contains("caption") || c.contains("credit")
-            })
+            || e.classes()
+                .any(|c| contains_ignore_case(c, "caption") || contains_ignore_case(c, "credit"))
     })
 }
 
@@ -458,26 +1035,70 @@ fn is_link_cluster(words: u32, link_words: u32) -> bool {
 
 fn is_comment_section(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
-        e.id()
-            .is_some_and(|v| v.to_ascii_lowercase().contains("comment"))
+        e.id().is_some_and(|v| contains_ignore_case(v, "comment"))
             || e.classes().any(|c| {
-                let c = c.to_ascii_lowercase();
-                c == "comments"
-                    || c == "comment-list"
-                    || c.starts_with("comments-")
-                    || c == "commentlist"
-                    || c == "comment-respond"
+                ["comments", "comment-list", "commentlist", "comment-respond"]
+                    .iter()
+                    .any(|n| c.eq_ignore_ascii_case(n))
+                    || c.get(..9)
+                        .is_some_and(|p| p.eq_ignore_ascii_case("comments-"))
             })
     })
 }
 
-/// Lower-cased alphanumeric words of a title, space-joined.
-fn normalize_title(t: &str) -> String {
+/// `haystack` contains the ASCII `needle`, ignoring ASCII case; no allocation.
+fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// Whether any visible text under `root` is kept.
+fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool {
+    let range = doc.subtree(root);
+    let mut i = range.start;
+    while i < range.end {
+        let id = NodeId(i);
+        let skip = !keep[id.index()] || doc.tag(id).is_some_and(blocks::is_invisible);
+        if skip {
+            i = doc.node(id).end.0;
+            continue;
+        }
+        if doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The text of `id`'s subtree that a reader sees: scripts, styles and other invisible
+/// elements left out (a full and a lean parse give the same answer).
+fn visible_text(doc: &Document, id: NodeId) -> String {
+    let mut out = String::new();
+    let range = doc.subtree(id);
+    let mut i = range.start;
+    while i < range.end {
+        match &doc.node(NodeId(i)).data {
+            NodeData::Element(e) if blocks::is_invisible(&e.name.local) => {
+                i = doc.node(NodeId(i)).end.0;
+                continue;
+            }
+            NodeData::Text(r) => out.push_str(&doc.text_buffer()[r.clone()]),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Lower-cased alphanumeric words of a title.
+fn title_words(t: &str) -> Vec<String> {
     t.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
+        .collect()
 }
 
 /// `og:title`, else `<title>`, else the first `<h1>`.
@@ -491,7 +1112,7 @@ pub fn page_title(doc: &Document) -> Option<String> {
     });
     og.or_else(|| doc.title()).or_else(|| {
         let h1 = doc.find_element(&local_name!("h1"))?;
-        let t = crate::dom::collapse_whitespace(&doc.text_content(h1));
+        let t = crate::dom::collapse_whitespace(&visible_text(doc, h1));
         (!t.is_empty()).then_some(t)
     })
 }

@@ -914,7 +914,8 @@ impl<R: BufRead> BufRead for Counted<R> {
 
 enum MemberState<R> {
     Between(Counted<R>),
-    Member(GzDecoder<Counted<R>>),
+    // Boxed: the inflate state is large and the state moves on every read.
+    Member(Box<GzDecoder<Counted<R>>>),
     Poisoned,
 }
 
@@ -1049,14 +1050,14 @@ impl<R: BufRead + Seek> BufRead for GzMembers<R> {
                             }
                             self.member_start = r.pos;
                             self.pending = Some((self.out_pos, r.pos));
-                            self.state = MemberState::Member(GzDecoder::new(r));
+                            self.state = MemberState::Member(Box::new(GzDecoder::new(r)));
                         }
                     }
                 }
                 MemberState::Member(mut d) => match d.read(&mut self.buf) {
                     Ok(0) => {
                         self.commit_member();
-                        self.state = MemberState::Between(d.into_inner());
+                        self.state = MemberState::Between((*d).into_inner());
                     }
                     Ok(n) => {
                         self.commit_member();
