@@ -60,7 +60,7 @@ impl Default for PageLevelConfig {
         PageLevelConfig {
             smooth: true,
             penalty: 0.1,
-            threshold: 0.4,
+            threshold: 0.3,
             wrappers: Wrappers::Mixed,
         }
     }
