@@ -70,6 +70,14 @@ pub struct BatchArgs {
     #[arg(long)]
     pub protect: bool,
 
+    /// Pages parsed in parallel at a time (memory grows with it).
+    #[arg(long, value_name = "N", default_value_t = BatchConfig::default().chunk)]
+    pub chunk: usize,
+
+    /// Pages of each site parsed to learn its templates (an evenly spread sample).
+    #[arg(long, value_name = "N", default_value_t = BatchConfig::default().site_sample)]
+    pub site_sample: usize,
+
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -148,6 +156,8 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
             BatchMethod::PageLevel => LearnMethod::PageLevel,
         },
         sample_pages: args.sample_pages,
+        site_sample: args.site_sample,
+        chunk: args.chunk.max(1),
         min_pages: args.min_pages,
         sitelevel: SiteLevelConfig {
             theta: args.theta,

@@ -16,6 +16,9 @@
 //!    content extractor. One JSON line per record goes out in input order
 //!    ([`output::OutRecord`]), errors included.
 //!
+//! Pages are parsed lean ([`crate::dom::parse_bytes_lean`]: script, style and SVG contents
+//! left out), since only their visible text and structure matter here.
+//!
 //! Parsing and applying run in parallel (rayon) over chunks of records; decisions that depend
 //! on order (cluster assignment, sampling) are made sequentially in record order, so a run's
 //! output does not depend on the thread count. An interrupted run resumes: the store's run
@@ -33,7 +36,7 @@ use serde::Serialize;
 use url::Url;
 
 use crate::cluster::{ClusterConfig, Clusterer, Fingerprint};
-use crate::dom::{Document, NodeId, parse_bytes};
+use crate::dom::{Document, NodeId, parse_bytes_lean};
 use crate::extract::{ContentConfig, content_text, non_template_mask, page_content, page_title};
 use crate::mapping::MapIndex;
 use crate::pagelevel::sitelevel::node_hashes;
@@ -79,9 +82,12 @@ pub const REFERENCE_POOL: usize = 8;
 pub struct BatchConfig {
     /// How templates are learned.
     pub method: LearnMethod,
-    /// Pages of a new cluster that its template is learned from.
+    /// Pages of each site parsed in the learning phase: an evenly spread sample, clustered by
+    /// template; the rest of the site is only read.
+    pub site_sample: usize,
+    /// Pages of a new cluster that its template is learned from (at most).
     pub sample_pages: usize,
-    /// A cluster needs at least this many pages to get a template.
+    /// A cluster needs at least this many pages in its site's sample to get a template.
     pub min_pages: usize,
     /// SITELEVEL settings.
     pub sitelevel: SiteLevelConfig,
@@ -89,9 +95,9 @@ pub struct BatchConfig {
     pub cluster: ClusterConfig,
     /// Page-level content extraction (fallback).
     pub content: ContentConfig,
-    /// Bytes of node hashes that clusters still learning may hold; past it, the cluster with
-    /// the fewest samples gives its up (its pages go page-level), which bounds memory on
-    /// crawls with very many small sites.
+    /// Bytes that the sites' samples may hold while learning; past it, the site with the
+    /// fewest pages gives its sample up (its pages go page-level), which bounds memory on
+    /// crawls with very many sites.
     pub sample_memory: usize,
     /// Records parsed in parallel at a time.
     pub chunk: usize,
@@ -113,13 +119,14 @@ impl Default for BatchConfig {
     fn default() -> Self {
         BatchConfig {
             method: LearnMethod::TableChunk,
+            site_sample: 200,
             sample_pages: 50,
             min_pages: 5,
             sitelevel: SiteLevelConfig::default(),
             cluster: ClusterConfig::default(),
             content: ContentConfig::default(),
             sample_memory: 512 << 20,
-            chunk: 256,
+            chunk: 64,
             relearn: false,
             site_cache: 10_000,
             protect_content: false,
@@ -233,8 +240,9 @@ pub fn document_url(doc: &Document) -> Option<Url> {
 
 /// An evenly spread, bounded sample of a stream: every `stride`-th item is kept, and when
 /// more than `cap` are kept, every other one goes and the stride doubles. Deterministic, and
-/// spread over the whole cluster rather than its first pages (a mirror's files come sorted,
-/// so the first pages are often one section).
+/// spread over the whole stream rather than its first items (a mirror's files come sorted,
+/// so the first pages are often one section). Whether an item is kept is known before it is
+/// built ([`Spread::admit`]), so only kept pages are parsed.
 struct Spread<T> {
     items: Vec<T>,
     cap: usize,
@@ -243,87 +251,94 @@ struct Spread<T> {
 }
 
 impl<T> Spread<T> {
+    /// A sample of at most `cap` items (0: keeps nothing).
     fn new(cap: usize) -> Self {
         Spread {
             items: Vec::new(),
-            cap: cap.max(1),
+            cap,
             stride: 1,
             seen: 0,
         }
     }
 
-    /// Offer the next item; `make` runs only if the item is kept.
-    fn offer(&mut self, make: impl FnOnce() -> T) {
-        let keep = self.seen % self.stride == 0;
+    /// Count the next item; whether it is to be kept.
+    fn admit(&mut self) -> bool {
+        let keep = self.cap > 0 && self.seen % self.stride == 0;
         self.seen += 1;
-        if !keep {
-            return;
-        }
-        self.items.push(make());
+        keep
+    }
+
+    /// Add an admitted item (items are added in admission order).
+    fn push(&mut self, item: T) {
+        self.items.push(item);
         if self.items.len() > self.cap {
             let mut i = 0;
             self.items.retain(|_| {
                 i += 1;
                 i % 2 == 1
             });
-            self.stride *= 2;
+            self.stride = self.stride.saturating_mul(2);
+        }
+    }
+
+    /// Admit and add in one step; `make` runs only if the item is kept.
+    #[cfg(test)]
+    fn offer(&mut self, make: impl FnOnce() -> T) {
+        if self.admit() {
+            self.push(make());
         }
     }
 }
 
-/// What a learning cluster holds: node hashes of a spread sample (SITELEVEL) and, for HybEx,
-/// a smaller spread sample of pages (the reference pool).
-struct Samples {
-    hashes: Spread<Vec<u64>>,
-    pages: Spread<ReferencePage>,
-    bytes: usize,
-}
-
-impl Samples {
-    fn new(config: &BatchConfig) -> Self {
-        Samples {
-            hashes: Spread::new(config.sample_pages),
-            pages: Spread::new(REFERENCE_POOL),
-            bytes: 0,
-        }
-    }
-
-    /// Offer a page; returns the change in bytes held.
-    fn offer(&mut self, hashes: Vec<u64>, page: Option<ReferencePage>) -> isize {
-        let before = self.bytes;
-        self.hashes.offer(|| hashes);
-        if let Some(page) = page {
-            self.pages.offer(|| page);
-        }
-        self.bytes = self.hashes.items.iter().map(|h| h.len() * 8).sum::<usize>()
-            + self.pages.items.iter().map(|p| p.body.len()).sum::<usize>();
-        self.bytes as isize - before as isize
-    }
-}
-
-/// A cluster during learning.
-enum ClusterState {
-    /// Stored before this run.
-    Known,
-    /// Collecting samples.
-    Learning(Box<Samples>),
-    /// Too few pages, or evicted.
-    NoTemplate,
-}
-
-struct SiteLearn {
-    clusterer: Clusterer,
-    states: Vec<ClusterState>,
-    /// Cluster number of `states[i]` in the store.
-    numbers: Vec<u32>,
-}
-
-/// A parsed record of the learn phase.
-struct Parsed {
-    site: String,
+/// A sampled page of the learning phase: its template fingerprint and what the method
+/// learns from (chunk keys or node hashes).
+struct SampledPage {
     print: Fingerprint,
-    hashes: Vec<u64>,
-    page: Option<ReferencePage>,
+    keys: Vec<u64>,
+}
+
+/// A site during learning: the spread sample of its pages and, for HybEx, per template
+/// cluster of the sample (clustered as it comes), a spread sample of whole pages: the
+/// candidates of the cluster's reference pool.
+struct SiteSample {
+    pages: Spread<SampledPage>,
+    clusterer: Clusterer,
+    pools: Vec<Spread<ReferencePage>>,
+    bytes: usize,
+    evicted: bool,
+}
+
+impl SiteSample {
+    fn new(config: &BatchConfig) -> Self {
+        SiteSample {
+            pages: Spread::new(config.site_sample),
+            clusterer: Clusterer::new(config.cluster),
+            pools: Vec::new(),
+            bytes: 0,
+            evicted: false,
+        }
+    }
+
+    fn recount(&mut self) {
+        self.bytes = self
+            .pages
+            .items
+            .iter()
+            .map(|p| (p.keys.len() + p.print.len()) * 8)
+            .sum::<usize>()
+            + self
+                .pools
+                .iter()
+                .flat_map(|p| &p.items)
+                .map(|p| p.body.len())
+                .sum::<usize>();
+    }
+}
+
+/// A record of the learning phase to parse for its site's sample.
+struct Admitted {
+    item: usize,
+    site: Option<String>,
 }
 
 /// Run a batch: learn templates into `store`, write one line per record to `out`.
@@ -361,8 +376,9 @@ pub fn run(
 /// A stable key of the run's inputs and learning settings.
 fn run_key(inputs: &[BatchInput], config: &BatchConfig) -> String {
     let mut desc = format!(
-        "{}|{}|{}|{}|{}|{}|{}|{}",
+        "{}|{}|{}|{}|{}|{}|{}|{}|{}",
         config.method.name(),
+        config.site_sample,
         config.sample_pages,
         config.min_pages,
         config.sitelevel.theta,
@@ -378,6 +394,32 @@ fn run_key(inputs: &[BatchInput], config: &BatchConfig) -> String {
     format!("{:016x}", crate::pagelevel::sitelevel::stable_hash(&desc))
 }
 
+/// Chunks of records read on their own thread, so that reading and decompressing overlap
+/// with parsing; at most two chunks wait, which bounds memory.
+fn chunked(
+    inputs: &[BatchInput],
+    chunk: usize,
+    skip: u64,
+    f: &mut dyn FnMut(Vec<Item>) -> Result<(), BatchError>,
+) -> Result<(), BatchError> {
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Item>>(2);
+        scope.spawn(move || {
+            let mut stream = records(inputs).skip(skip as usize);
+            loop {
+                let c: Vec<Item> = stream.by_ref().take(chunk.max(1)).collect();
+                if c.is_empty() || tx.send(c).is_err() {
+                    break;
+                }
+            }
+        });
+        for c in rx {
+            f(c)?;
+        }
+        Ok(())
+    })
+}
+
 fn learn(
     inputs: &[BatchInput],
     config: &BatchConfig,
@@ -386,109 +428,133 @@ fn learn(
     summary: &mut Summary,
     progress: &dyn Fn(Progress),
 ) -> Result<(), BatchError> {
-    let mut sites: HashMap<String, SiteLearn> = HashMap::new();
+    let mut sites: HashMap<String, SiteSample> = HashMap::new();
     let mut site_order: Vec<String> = Vec::new();
+    let mut seen_pages: HashMap<String, u64> = HashMap::new();
     let mut held = 0usize;
-    let mut stream = records(inputs);
     let mut n = 0u64;
-    loop {
-        let chunk: Vec<Item> = stream.by_ref().take(config.chunk.max(1)).collect();
-        if chunk.is_empty() {
-            break;
-        }
+    chunked(inputs, config.chunk, 0, &mut |chunk| {
         n += chunk.len() as u64;
-        let parsed: Vec<Option<Parsed>> = chunk
-            .into_par_iter()
-            .map(|it| match it {
-                Item::Page(r) => {
-                    let doc = parse_bytes(&r.body, r.charset.as_deref());
-                    Some(Parsed {
-                        site: site_key(r.url.as_ref(), &doc, &r.input),
-                        print: Fingerprint::of(&doc),
-                        hashes: match config.method {
-                            LearnMethod::TableChunk => {
-                                crate::tablechunk::page_keys(&doc, &config.tablechunk.chunking)
-                            }
-                            _ => node_hashes(&doc),
-                        },
-                        page: (config.method == LearnMethod::HybEx).then(|| ReferencePage {
-                            url: r.url.map(|u| u.to_string()),
-                            body: r.body,
-                            charset: r.charset,
-                        }),
-                    })
+        // Sites are known from URLs without parsing; pages without URL are parsed to find
+        // their canonical link.
+        let mut admitted: Vec<Admitted> = Vec::new();
+        for (i, it) in chunk.iter().enumerate() {
+            if let Item::Page(r) = it {
+                let site = r
+                    .url
+                    .as_ref()
+                    .and_then(crate::links::registrable_domain)
+                    .filter(|d| !d.is_empty());
+                let sample = match &site {
+                    Some(s) => {
+                        let st = site_entry(&mut sites, &mut site_order, s, config);
+                        *seen_pages.entry(s.clone()).or_insert(0) += 1;
+                        !st.evicted && st.pages.admit()
+                    }
+                    None => true,
+                };
+                if sample {
+                    admitted.push(Admitted { item: i, site });
                 }
-                Item::Failed { .. } => None,
+            }
+        }
+        let parsed: Vec<(String, bool, SampledPage, Option<ReferencePage>)> = admitted
+            .par_iter()
+            .filter_map(|a| {
+                let Item::Page(r) = &chunk[a.item] else {
+                    return None;
+                };
+                let doc = parse_bytes_lean(&r.body, r.charset.as_deref());
+                let site = a
+                    .site
+                    .clone()
+                    .unwrap_or_else(|| site_key(None, &doc, &r.input));
+                let sample = SampledPage {
+                    print: Fingerprint::of(&doc),
+                    keys: match config.method {
+                        LearnMethod::TableChunk => {
+                            crate::tablechunk::page_keys(&doc, &config.tablechunk.chunking)
+                        }
+                        _ => node_hashes(&doc),
+                    },
+                };
+                let body = (config.method == LearnMethod::HybEx).then(|| ReferencePage {
+                    url: r.url.as_ref().map(|u| u.to_string()),
+                    body: r.body.clone(),
+                    charset: r.charset.clone(),
+                });
+                Some((site, a.site.is_none(), sample, body))
             })
             .collect();
-        for p in parsed.into_iter().flatten() {
-            if !sites.contains_key(&p.site) {
-                let mut s = SiteLearn {
-                    clusterer: Clusterer::new(config.cluster),
-                    states: Vec::new(),
-                    numbers: Vec::new(),
-                };
-                if !config.relearn {
-                    for t in store.site_templates(&p.site)? {
-                        s.clusterer.add_known(t.core.clone());
-                        s.states.push(ClusterState::Known);
-                        s.numbers.push(t.cluster);
-                    }
+        for (site, late, sample, body) in parsed {
+            let st = site_entry(&mut sites, &mut site_order, &site, config);
+            if late {
+                // A page without URL: its site, hence its admission, is known only now.
+                *seen_pages.entry(site.clone()).or_insert(0) += 1;
+                if st.evicted || !st.pages.admit() {
+                    continue;
                 }
-                site_order.push(p.site.clone());
-                sites.insert(p.site.clone(), s);
             }
-            let site = sites.get_mut(&p.site).expect("inserted above");
-            let k = site.clusterer.add(&p.print);
-            if k == site.states.len() {
-                let next = site.numbers.iter().max().map_or(0, |m| m + 1);
-                site.states
-                    .push(ClusterState::Learning(Box::new(Samples::new(config))));
-                site.numbers.push(next);
+            if st.evicted {
+                continue;
             }
-            if let ClusterState::Learning(samples) = &mut site.states[k] {
-                let delta = samples.offer(p.hashes, p.page);
-                held = held.saturating_add_signed(delta);
-            }
-            while held > config.sample_memory {
-                let freed = evict(&mut sites, &site_order, summary);
-                if freed == 0 {
-                    break;
+            let before = st.bytes;
+            if let Some(b) = body {
+                let k = st.clusterer.add(&sample.print);
+                if k == st.pools.len() {
+                    st.pools.push(Spread::new(REFERENCE_POOL));
                 }
-                held -= freed.min(held);
+                if st.pools[k].admit() {
+                    st.pools[k].push(b);
+                }
             }
+            st.pages.push(sample);
+            st.recount();
+            held = (held + st.bytes).saturating_sub(before);
+        }
+        while held > config.sample_memory {
+            // The site with the fewest pages gives its sample up.
+            let victim = site_order
+                .iter()
+                .filter(|s| sites.get(*s).is_some_and(|st| !st.evicted && st.bytes > 0))
+                .min_by_key(|s| seen_pages.get(*s).copied().unwrap_or(0))
+                .cloned();
+            let Some(v) = victim else { break };
+            let st = sites.get_mut(&v).expect("victim exists");
+            held = held.saturating_sub(st.bytes);
+            *st = SiteSample {
+                evicted: true,
+                ..SiteSample::new(config)
+            };
+            summary.evicted += 1;
+            tracing::warn!(site = %v, "sample memory full: the site goes page-level");
         }
         progress(Progress::Learning(n));
-    }
+        Ok(())
+    })?;
     summary.records = n;
     summary.sites = sites.len();
-    let mut new = Vec::new();
-    for site_name in &site_order {
-        let site = sites.get_mut(site_name).expect("every ordered site exists");
-        for k in 0..site.states.len() {
-            let state = std::mem::replace(&mut site.states[k], ClusterState::NoTemplate);
-            match state {
-                ClusterState::Known => {
-                    if site.clusterer.clusters()[k].pages > 0 {
-                        summary.reused += 1;
-                    }
-                }
-                ClusterState::Learning(samples)
-                    if site.clusterer.clusters()[k].pages >= config.min_pages =>
-                {
-                    new.push(learn_cluster(
-                        site_name,
-                        site.numbers[k],
-                        &samples,
-                        &site.clusterer,
-                        k,
-                        config,
-                    ));
-                }
-                ClusterState::Learning(_) => summary.too_small += 1,
-                ClusterState::NoTemplate => {}
+    // Cluster each site's sample and learn the new clusters, sites in parallel.
+    let stored: Vec<Vec<crate::store::StoredTemplate>> = site_order
+        .iter()
+        .map(|s| {
+            if config.relearn {
+                Ok(Vec::new())
+            } else {
+                store.site_templates(s)
             }
-        }
+        })
+        .collect::<Result<_, _>>()?;
+    let results: Vec<(Vec<NewTemplate>, usize, usize)> = site_order
+        .par_iter()
+        .zip(stored.par_iter())
+        .map(|(name, known)| learn_site(name, &sites[name], known, config))
+        .collect();
+    let mut new = Vec::new();
+    for (templates, reused, too_small) in results {
+        new.extend(templates);
+        summary.reused += reused;
+        summary.too_small += too_small;
     }
     summary.learned = new.len();
     let relearned: Vec<String> = if config.relearn {
@@ -507,75 +573,102 @@ fn learn(
     Ok(())
 }
 
-/// Free the samples of the learning cluster with the fewest; returns the bytes freed.
-fn evict(sites: &mut HashMap<String, SiteLearn>, order: &[String], summary: &mut Summary) -> usize {
-    let mut victim: Option<(usize, &str, usize)> = None;
-    for name in order {
-        let s = &sites[name];
-        for (k, st) in s.states.iter().enumerate() {
-            if let ClusterState::Learning(samples) = st {
-                let pages = s.clusterer.clusters()[k].pages;
-                if samples.bytes > 0 && victim.is_none_or(|(n, _, _)| pages < n) {
-                    victim = Some((pages, name.as_str(), k));
-                }
-            }
-        }
+fn site_entry<'a>(
+    sites: &'a mut HashMap<String, SiteSample>,
+    order: &mut Vec<String>,
+    site: &str,
+    config: &BatchConfig,
+) -> &'a mut SiteSample {
+    if !sites.contains_key(site) {
+        order.push(site.to_string());
+        sites.insert(site.to_string(), SiteSample::new(config));
     }
-    let Some((_, name, k)) = victim else { return 0 };
-    let name = name.to_string();
-    let site = sites.get_mut(&name).expect("victim site exists");
-    let freed = match std::mem::replace(&mut site.states[k], ClusterState::NoTemplate) {
-        ClusterState::Learning(samples) => samples.bytes,
-        _ => 0,
-    };
-    summary.evicted += 1;
-    tracing::warn!(site = %name, "sample memory full: a small template cluster goes page-level");
-    freed
+    sites.get_mut(site).expect("inserted above")
 }
 
-fn learn_cluster(
+/// Cluster a site's sample (stored clusters first) and learn the new clusters with enough
+/// pages. Returns the new templates, the stored clusters the sample matched, and the new
+/// clusters too small to learn.
+fn learn_site(
     site: &str,
-    number: u32,
-    samples: &Samples,
-    clusterer: &Clusterer,
-    k: usize,
+    sample: &SiteSample,
+    known: &[crate::store::StoredTemplate],
     config: &BatchConfig,
-) -> NewTemplate {
-    let core = clusterer.clusters()[k].core.clone();
+) -> (Vec<NewTemplate>, usize, usize) {
+    let mut clusterer = Clusterer::new(config.cluster);
+    for t in known {
+        clusterer.add_known(t.core.clone());
+    }
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); known.len()];
+    for (i, p) in sample.pages.items.iter().enumerate() {
+        let k = clusterer.add(&p.print);
+        if k == members.len() {
+            members.push(Vec::new());
+        }
+        members[k].push(i);
+    }
+    let reused = members[..known.len()]
+        .iter()
+        .filter(|m| !m.is_empty())
+        .count();
+    // Reference-pool candidates (spread per cluster as the sample came) go to the final
+    // cluster nearest to them.
+    let mut pools: Vec<Vec<ReferencePage>> = vec![Vec::new(); members.len()];
+    for b in sample.pools.iter().flat_map(|p| &p.items) {
+        let doc = parse_bytes_lean(&b.body, b.charset.as_deref());
+        let Some((k, _)) = clusterer.nearest(&Fingerprint::of(&doc)) else {
+            continue;
+        };
+        if pools[k].len() < REFERENCE_POOL {
+            pools[k].push(b.clone());
+        }
+    }
+    let mut next = known.iter().map(|t| t.cluster + 1).max().unwrap_or(0);
+    let (mut new, mut too_small) = (Vec::new(), 0);
+    for k in known.len()..members.len() {
+        let m = &members[k];
+        if m.len() < config.min_pages.max(1) {
+            too_small += 1;
+            continue;
+        }
+        // At most `sample_pages` members, evenly spaced.
+        let take = config.sample_pages.clamp(1, m.len());
+        let keys: Vec<&[u64]> = (0..take)
+            .map(|j| sample.pages.items[m[j * m.len() / take]].keys.as_slice())
+            .collect();
+        let core = clusterer.clusters()[k].core.clone();
+        new.push(NewTemplate {
+            site: site.to_string(),
+            cluster: next,
+            pages: m.len(),
+            core,
+            model: learn_model(&keys, std::mem::take(&mut pools[k]), config),
+        });
+        next += 1;
+    }
+    (new, reused, too_small)
+}
+
+fn learn_model(keys: &[&[u64]], pool: Vec<ReferencePage>, config: &BatchConfig) -> LearnedModel {
     if config.method == LearnMethod::TableChunk {
         let mut learner = crate::tablechunk::TableChunkLearner::new(config.tablechunk);
-        for keys in &samples.hashes.items {
-            learner.add_keys(keys);
+        for k in keys {
+            learner.add_keys(k);
         }
-        return NewTemplate {
-            site: site.to_string(),
-            cluster: number,
-            pages: clusterer.clusters()[k].pages,
-            core,
-            model: LearnedModel::TableChunk(learner.model()),
-        };
+        return LearnedModel::TableChunk(learner.model());
     }
     let mut freq = SiteLevel::new();
-    for h in &samples.hashes.items {
+    for h in keys {
         freq.add_hashes(h);
     }
     let sitelevel = freq.model(&config.sitelevel);
-    let model = match config.method {
-        // The pool is spread over the cluster's pages, so that its variants (pages with an
-        // extra sidebar, listings beside articles) have references of their kind; each page
-        // is mapped against its most similar references.
+    match config.method {
+        // Each page is mapped against its pool's pages least like it (see `apply_one`).
         LearnMethod::HybEx => LearnedModel::HybEx {
-            references: samples.pages.items.clone(),
+            references: pool,
             sitelevel,
         },
         _ => LearnedModel::SiteLevel(sitelevel),
-    };
-    NewTemplate {
-        site: site.to_string(),
-        cluster: number,
-        pages: clusterer.clusters()[k].pages,
-        core,
-        model,
     }
 }
 
@@ -614,7 +707,7 @@ fn prepare(model: LearnedModel) -> Prepared {
         } => {
             let docs: Vec<Document> = references
                 .iter()
-                .map(|r| parse_bytes(&r.body, r.charset.as_deref()))
+                .map(|r| parse_bytes_lean(&r.body, r.charset.as_deref()))
                 .collect();
             Prepared::HybEx {
                 prints: docs.iter().map(Fingerprint::of).collect(),
@@ -689,20 +782,15 @@ fn apply(
         cap: config.site_cache,
     };
     let hybex = TemplateConfig::hybex();
-    let mut stream = records(inputs).skip(start as usize);
     let total = summary.records;
-    loop {
-        let chunk: Vec<Item> = stream.by_ref().take(config.chunk.max(1)).collect();
-        if chunk.is_empty() {
-            break;
-        }
+    chunked(inputs, config.chunk, start, &mut |chunk| {
         // Parse in parallel; look the sites' templates up in record order; index the
         // reference pages of the clusters in this chunk once; apply in parallel.
         let mut pages: Vec<Option<ApplyPage>> = chunk
             .par_iter()
             .map(|it| match it {
                 Item::Page(r) => {
-                    let doc = parse_bytes(&r.body, r.charset.as_deref());
+                    let doc = parse_bytes_lean(&r.body, r.charset.as_deref());
                     let site = site_key(r.url.as_ref(), &doc, &r.input);
                     let print = Fingerprint::of(&doc);
                     Some(ApplyPage {
@@ -728,12 +816,11 @@ fn apply(
         }
         let mut indexes: HashMap<usize, Vec<MapIndex<'_>>> = HashMap::new();
         for p in pages.iter().flatten() {
-            if let Some(c) = &p.cluster {
-                if let Prepared::HybEx { docs, .. } = &c.prepared {
-                    indexes
-                        .entry(Arc::as_ptr(c) as usize)
-                        .or_insert_with(|| docs.iter().map(MapIndex::new).collect());
-                }
+            let Some(c) = &p.cluster else { continue };
+            if let Prepared::HybEx { docs, .. } = &c.prepared {
+                indexes
+                    .entry(Arc::as_ptr(c) as usize)
+                    .or_insert_with(|| docs.iter().map(MapIndex::new).collect());
             }
         }
         let recs: Vec<OutRecord> = chunk
@@ -760,8 +847,8 @@ fn apply(
         }
         out.flush()?;
         progress(Progress::Applying(out.next_seq(), total));
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 fn failed(seq: u64, input: String, url: Option<String>, error: String) -> OutRecord {
