@@ -10,16 +10,17 @@ gold key pages, both scored with the AEB shingle metric against the gold content
 same scorer as bench/peers/run.py's devgold set).
 
 --throughput: a WARC of all site mirrors (`templex warc --data`), repeated under new host
-names for 2x and 4x; for each scale, wall time and peak memory (max RSS) of `templex batch`,
-then trafilatura and resiliparse reading the same WARC (FastWARC) and extracting every page,
-in as many worker processes as templex has threads. Pages per second, same run.
+names for 2x and 4x; for each scale, wall time and peak memory (max RSS of the process) of
+`templex batch`, and trafilatura and resiliparse reading the same WARC (FastWARC) and
+extracting every page, in as many worker processes as templex has threads; each `--repeat`
+times, interleaved, median reported. Pages per second, same run.
 """
 
 import argparse
 import json
 import multiprocessing as mp
 import os
-import resource
+import re
 import shutil
 import subprocess
 import sys
@@ -42,14 +43,28 @@ def sh(cmd, **kw):
     return subprocess.run([str(c) for c in cmd], check=True, **kw)
 
 
+GNU_TIME = "/usr/bin/time"
+
+
 def timed(cmd):
-    """Run a command; return (wall seconds, max RSS MiB of the child)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Run a command; return (wall seconds, peak RSS MiB of that process, its stderr).
+
+    The peak RSS comes from GNU time when it is installed: the rusage of a child forked from
+    this (big) Python process would count the fork's memory too."""
+    peers.log("$ " + " ".join(str(c) for c in cmd))
+    gnu = os.access(GNU_TIME, os.X_OK)
+    full = [GNU_TIME, "-f", "MAXRSS_KB=%M", *cmd] if gnu else list(cmd)
     t = time.perf_counter()
-    sh(cmd, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen([str(c) for c in full], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return wall, max(after, before) / 1024.0
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):  # 1: some records failed, reported in the output
+        raise subprocess.CalledProcessError(code, cmd, stderr=err)
+    m = re.search(r"MAXRSS_KB=(\d+)", err) if gnu else None
+    rss_kb = int(m.group(1)) if m else usage.ru_maxrss
+    return wall, rss_kb / 1024.0, err
 
 
 # ------------------------------------------------------------------------------------------
@@ -66,6 +81,7 @@ def accuracy(ddir, work, extra=()):
 
     # Batch over the dev mirrors, each with its gold URL prefix.
     out, store = work / "batch.jsonl", work / "batch.sqlite"
+    store.unlink(missing_ok=True)  # learn afresh: a store of another setting would be reused
     inputs = [f"{(ddir / g['dir']).resolve()}={g['url_prefixes'][0]}" for g in golds.values()]
     t = time.perf_counter()
     sh([binary, "batch", *inputs, "--out", out, "--store", store, "--overwrite", *extra], stderr=subprocess.PIPE)
@@ -137,7 +153,16 @@ def peer_throughput(name, warc_path, workers):
     return sum(p[0] for p in parts), wall
 
 
-def throughput(ddir, work, scales, workers, peer_names):
+def _phases(stderr):
+    """The learn and apply seconds of templex batch's closing summary line."""
+    m = re.search(r"learn ([0-9.]+) s, apply ([0-9.]+) s", stderr)
+    return (float(m.group(1)), float(m.group(2))) if m else (None, None)
+
+
+def throughput(ddir, work, scales, workers, peer_names, repeat, batch_args, once=("trafilatura",)):
+    """Each scale: templex and every peer `repeat` times, interleaved (the machine's load
+    drifts; interleaving spreads it evenly); the median run of each is reported. Peers in
+    `once` (tens of times slower) run once."""
     binary = templex_bin()
     results = []
     for k in scales:
@@ -145,19 +170,34 @@ def throughput(ddir, work, scales, workers, peer_names):
         sh([binary, "warc", "--data", ddir, "--copies", k, "--out", warc], stderr=subprocess.DEVNULL)
         size = warc.stat().st_size / 1e6
         out, store = work / f"x{k}.jsonl", work / f"x{k}.sqlite"
-        for p in (out, store):
-            p.unlink(missing_ok=True)
-        wall, rss = timed([binary, "batch", warc, "--out", out, "--store", store, "--threads", workers])
+        runs = {"templex": []}
+        runs.update({name: [] for name in peer_names})
+        for i in range(repeat):
+            for p in (out, store):
+                p.unlink(missing_ok=True)
+            wall, rss, err = timed([binary, "batch", warc, "--out", out, "--store", store, "--threads", workers,
+                                    *batch_args])
+            runs["templex"].append((wall, rss, _phases(err)))
+            for name in peer_names:
+                if i > 0 and name in once:
+                    continue
+                n, w = peer_throughput(name, warc, workers)
+                runs[name].append((w, n))
         pages = sum(1 for _ in out.open())
-        row = {"scale": k, "warc_mb": size, "pages": pages, "templex_s": wall, "templex_rss_mb": rss}
+        t_wall, t_rss, (learn, apply) = sorted(runs["templex"])[len(runs["templex"]) // 2]
+        row = {"scale": k, "warc_mb": size, "pages": pages, "templex_s": t_wall, "templex_rss_mb": t_rss,
+               "templex_learn_s": learn, "templex_apply_s": apply,
+               "templex_runs": [r[0] for r in runs["templex"]],
+               "templex_rss_runs": [r[1] for r in runs["templex"]]}
         for name in peer_names:
-            n, w = peer_throughput(name, warc, workers)
+            w, n = sorted(runs[name])[len(runs[name]) // 2]
             row[f"{name}_s"] = w
             row[f"{name}_pages"] = n
+            row[f"{name}_runs"] = [r[0] for r in runs[name]]
         results.append(row)
         peers.log(json.dumps(row))
-    print(f"\n### Throughput: WARC of all site mirrors, {workers} worker(s) each\n")
-    head = "| scale | pages | WARC MB | templex s | templex pages/s | templex peak RSS MB |"
+    print(f"\n### Throughput: WARC of all site mirrors, {workers} worker(s) each, median of {repeat}\n")
+    head = "| scale | pages | WARC MB | templex s (learn + apply) | templex pages/s | templex peak RSS MB |"
     sep = "|---:|---:|---:|---:|---:|---:|"
     for name in peer_names:
         head += f" {name} s | {name} pages/s | templex / {name} speed |"
@@ -165,11 +205,12 @@ def throughput(ddir, work, scales, workers, peer_names):
     print(head)
     print(sep)
     for r in results:
-        line = (f"| {r['scale']}x | {r['pages']} | {r['warc_mb']:.0f} | {r['templex_s']:.1f} | "
+        phases = f" ({r['templex_learn_s']:.1f} + {r['templex_apply_s']:.1f})" if r["templex_learn_s"] is not None else ""
+        line = (f"| {r['scale']}x | {r['pages']} | {r['warc_mb']:.0f} | {r['templex_s']:.2f}{phases} | "
                 f"{r['pages'] / r['templex_s']:.0f} | {r['templex_rss_mb']:.0f} |")
         for name in peer_names:
             pps = r[f"{name}_pages"] / r[f"{name}_s"]
-            line += f" {r[name + '_s']:.1f} | {pps:.0f} | {(r['pages'] / r['templex_s']) / pps:.2f}x |"
+            line += f" {r[name + '_s']:.2f} | {pps:.0f} | {(r['pages'] / r['templex_s']) / pps:.2f}x |"
         print(line)
     return results
 
@@ -184,6 +225,7 @@ def main():
     ap.add_argument("--work", help="directory for WARCs and outputs (default: a temporary one)")
     ap.add_argument("--json", help="write all results here")
     ap.add_argument("--batch-args", default="", help="extra arguments for templex batch (e.g. \"--method sitelevel\")")
+    ap.add_argument("--repeat", type=int, default=3, help="throughput runs per tool and scale (median reported)")
     args = ap.parse_args()
     if not (args.accuracy or args.throughput):
         args.accuracy = args.throughput = True
@@ -197,7 +239,8 @@ def main():
         if args.throughput:
             scales = [int(s) for s in args.scales.split(",")]
             names = [n for n in args.peers.split(",") if n]
-            res["throughput"] = throughput(ddir, work, scales, args.workers, names)
+            res["throughput"] = throughput(ddir, work, scales, args.workers, names, args.repeat,
+                                           args.batch_args.split())
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)

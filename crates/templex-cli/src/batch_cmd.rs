@@ -61,7 +61,7 @@ pub struct BatchArgs {
     #[arg(long, value_name = "θ", default_value_t = SiteLevelConfig::default().theta)]
     pub theta: f64,
 
-    /// Megabytes of samples that clusters still learning may hold.
+    /// Megabytes the sites' samples may hold while learning.
     #[arg(long, value_name = "MB", default_value_t = BatchConfig::default().sample_memory >> 20)]
     pub sample_memory: usize,
 

@@ -315,3 +315,59 @@ fn resuming_with_changed_inputs_is_refused() {
     let err = run(&[BatchInput::Warc(warc)], &other, &mut s, &mut o, &|_| {}).unwrap_err();
     assert!(err.to_string().contains("cannot resume"), "{err}");
 }
+
+/// Loose files have no URL: their `<link rel=canonical>` names the site, which is known only
+/// once they are parsed. They learn and apply the same templates as the same pages with
+/// URLs (in a WARC).
+#[test]
+fn loose_files_find_their_site_by_canonical_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = example_dir();
+    let mut files = Vec::new();
+    for rel in [
+        "index.html",
+        "about/contact.html",
+        "about/index.html",
+        "about/volunteers.html",
+        "garden/calendar.html",
+        "garden/compost-guide.html",
+        "garden/index.html",
+        "garden/plots.html",
+        "news/harvest-festival.html",
+        "news/index.html",
+        "news/new-greenhouse.html",
+    ] {
+        let html = std::fs::read_to_string(root.join(rel)).unwrap();
+        let link =
+            format!("<head><link rel=\"canonical\" href=\"https://www.riverbend.example/{rel}\">");
+        assert!(html.contains("<head>"), "{rel}");
+        let path = dir.path().join(rel.replace('/', "-"));
+        std::fs::write(&path, html.replacen("<head>", &link, 1)).unwrap();
+        files.push(BatchInput::File(path));
+    }
+    for method in [LearnMethod::TableChunk, LearnMethod::HybEx] {
+        let config = BatchConfig {
+            method,
+            ..BatchConfig::default()
+        };
+        let out = dir.path().join(format!("{}.jsonl", method.name()));
+        let store = dir.path().join(format!("{}.sqlite", method.name()));
+        let s = batch(&files, &config, &store, &out);
+        assert_eq!(s.sites, 1, "{s:?}");
+        assert!(s.learned >= 1, "{s:?}");
+        let recs = read_out(&out);
+        assert_eq!(recs.len(), files.len());
+        assert!(
+            recs.iter()
+                .all(|r| r.site.as_deref() == Some("riverbend.example"))
+        );
+        let guide = recs
+            .iter()
+            .find(|r| r.input.ends_with("garden-compost-guide.html"))
+            .unwrap();
+        assert_eq!(guide.method.as_deref(), Some(method.name()), "{guide:?}");
+        let text = guide.text.as_deref().unwrap();
+        assert!(text.contains("compost"), "{text}");
+        assert!(!text.contains("Volunteer with us"), "{method:?}: {text}");
+    }
+}

@@ -1,28 +1,29 @@
 //! Crawl-scale batch processing: templates learned once per site and template, applied to
 //! every page.
 //!
-//! A run reads its inputs twice, streaming (never holding more than a chunk of pages):
+//! A run reads its inputs twice, streaming (never holding more than a few chunks of pages):
 //!
-//! 1. **Learn.** Every page is parsed and fingerprinted ([`crate::cluster`]), grouped by site
-//!    (registrable domain) and assigned to a template cluster of its site. Pages of clusters
-//!    that the store already knows teach nothing; a new cluster collects the node hashes of
-//!    its first `sample_pages` pages and learns its template from them (SITELEVEL,
-//!    [`crate::pagelevel::sitelevel`]). Clusters that never gather `min_pages` pages get no
-//!    template. The new templates are saved to the store in one transaction, with a record of
-//!    the run.
-//! 2. **Apply.** Every page is parsed again, matched to its site's nearest stored template
-//!    cluster and the template is applied: content = what the template does not claim.
-//!    Pages of no template (unseen templates, lone pages, sites too small) get the page-level
-//!    content extractor. One JSON line per record goes out in input order
-//!    ([`output::OutRecord`]), errors included.
+//! 1. **Learn.** Pages are grouped by site (registrable domain, from the URL without
+//!    parsing). Each site keeps an evenly spread sample of its pages (`site_sample`); only
+//!    sampled pages are parsed, in the background while reading goes on, for their layout
+//!    fingerprint ([`crate::cluster`]) and what the method learns from (chunk keys or node
+//!    hashes). At the end each site's sample is clustered by template (stored clusters
+//!    first: their pages teach nothing); a new cluster with at least `min_pages` sampled
+//!    pages learns its template from up to `sample_pages` of them. The new templates are
+//!    saved to the store in one transaction, with a record of the run.
+//! 2. **Apply.** Every page is parsed, matched to its site's nearest stored template cluster
+//!    and the template is applied, in one parallel step per page: content = what the
+//!    template does not claim. Pages of no template (unseen templates, lone pages, sites too
+//!    small) get the page-level content extractor. One JSON line per record goes out in
+//!    input order ([`output::OutRecord`]), errors included.
 //!
 //! Pages are parsed lean ([`crate::dom::parse_bytes_lean`]: script, style and SVG contents
 //! left out), since only their visible text and structure matter here.
 //!
-//! Parsing and applying run in parallel (rayon) over chunks of records; decisions that depend
-//! on order (cluster assignment, sampling) are made sequentially in record order, so a run's
-//! output does not depend on the thread count. An interrupted run resumes: the store's run
-//! record says learning is done, the output file says how many records are written.
+//! Decisions that depend on order (sampling, cluster assignment) depend on the record order
+//! alone, never on thread timing, so a run's output does not depend on the thread count. An
+//! interrupted run resumes: the store's run record says learning is done, the output file
+//! says how many records are written.
 
 pub mod input;
 pub mod output;
@@ -83,7 +84,8 @@ pub struct BatchConfig {
     /// How templates are learned.
     pub method: LearnMethod,
     /// Pages of each site parsed in the learning phase: an evenly spread sample, clustered by
-    /// template; the rest of the site is only read.
+    /// template; the rest of the site is only read. With `min_pages` it sets the smallest
+    /// cluster that gets a template (100 and 5: clusters of 5% of a site).
     pub site_sample: usize,
     /// Pages of a new cluster that its template is learned from (at most).
     pub sample_pages: usize,
@@ -119,7 +121,7 @@ impl Default for BatchConfig {
     fn default() -> Self {
         BatchConfig {
             method: LearnMethod::TableChunk,
-            site_sample: 200,
+            site_sample: 100,
             sample_pages: 50,
             min_pages: 5,
             sitelevel: SiteLevelConfig::default(),
@@ -201,18 +203,30 @@ fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error>
 /// The site of a page: its URL's registrable domain; for a page without URL, its canonical
 /// link (`<link rel=canonical>`, `og:url`), else the input's directory.
 pub fn site_key(url: Option<&Url>, doc: &Document, input: &str) -> String {
-    let url = url.cloned().or_else(|| document_url(doc));
-    match url.as_ref().and_then(crate::links::registrable_domain) {
-        Some(d) if !d.is_empty() => d,
-        _ => {
-            let p = std::path::Path::new(input);
-            let dir = p
-                .parent()
-                .map(|d| d.display().to_string())
-                .unwrap_or_default();
-            format!("file:{dir}")
-        }
+    match url {
+        Some(u) => url_site(u, input),
+        None => match document_url(doc) {
+            Some(u) => url_site(&u, input),
+            None => dir_site(input),
+        },
     }
+}
+
+/// The site of a page with a URL: its registrable domain, else its input's directory.
+fn url_site(url: &Url, input: &str) -> String {
+    match crate::links::registrable_domain(url) {
+        Some(d) if !d.is_empty() => d,
+        _ => dir_site(input),
+    }
+}
+
+/// The site of a page known by nothing but its input path.
+fn dir_site(input: &str) -> String {
+    let dir = std::path::Path::new(input)
+        .parent()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
+    format!("file:{dir}")
 }
 
 /// The absolute http(s) URL a page names for itself, if any.
@@ -241,10 +255,16 @@ pub fn document_url(doc: &Document) -> Option<Url> {
 /// An evenly spread, bounded sample of a stream: every `stride`-th item is kept, and when
 /// more than `cap` are kept, every other one goes and the stride doubles. Deterministic, and
 /// spread over the whole stream rather than its first items (a mirror's files come sorted,
-/// so the first pages are often one section). Whether an item is kept is known before it is
-/// built ([`Spread::admit`]), so only kept pages are parsed.
+/// so the first pages are often one section). Whether an item is kept is decided when it is
+/// counted ([`Spread::admit`]), from its position alone, before it is built: only kept pages
+/// are parsed, and they may be added later (parsed in the background) without changing
+/// what is admitted.
 struct Spread<T> {
+    /// Added items, with their positions (`at`), in stream order.
     items: Vec<T>,
+    at: Vec<u64>,
+    /// Positions admitted and not thinned out since (added or still to come).
+    kept: Vec<u64>,
     cap: usize,
     stride: u64,
     seen: u64,
@@ -255,37 +275,54 @@ impl<T> Spread<T> {
     fn new(cap: usize) -> Self {
         Spread {
             items: Vec::new(),
+            at: Vec::new(),
+            kept: Vec::new(),
             cap,
             stride: 1,
             seen: 0,
         }
     }
 
-    /// Count the next item; whether it is to be kept.
-    fn admit(&mut self) -> bool {
-        let keep = self.cap > 0 && self.seen % self.stride == 0;
+    /// Count the next item; its position if it is to be kept.
+    fn admit(&mut self) -> Option<u64> {
+        let at = self.seen;
         self.seen += 1;
-        keep
+        if self.cap == 0 || at % self.stride != 0 {
+            return None;
+        }
+        self.kept.push(at);
+        if self.kept.len() > self.cap {
+            self.stride = self.stride.saturating_mul(2);
+            let stride = self.stride;
+            self.kept.retain(|k| k % stride == 0);
+        }
+        Some(at)
     }
 
-    /// Add an admitted item (items are added in admission order).
-    fn push(&mut self, item: T) {
-        self.items.push(item);
-        if self.items.len() > self.cap {
+    /// Add the admitted item at position `at` (items are added in admission order); it and
+    /// items added before are dropped if they have been thinned out since.
+    fn push(&mut self, at: u64, item: T) {
+        let stride = self.stride;
+        if at % stride != 0 {
+            return;
+        }
+        if self.at.iter().any(|k| k % stride != 0) {
             let mut i = 0;
+            let keep: Vec<bool> = self.at.iter().map(|k| k % stride == 0).collect();
             self.items.retain(|_| {
                 i += 1;
-                i % 2 == 1
+                keep[i - 1]
             });
-            self.stride = self.stride.saturating_mul(2);
+            self.at.retain(|k| k % stride == 0);
         }
+        self.items.push(item);
+        self.at.push(at);
     }
 
     /// Admit and add in one step; `make` runs only if the item is kept.
-    #[cfg(test)]
     fn offer(&mut self, make: impl FnOnce() -> T) {
-        if self.admit() {
-            self.push(make());
+        if let Some(at) = self.admit() {
+            self.push(at, make());
         }
     }
 }
@@ -335,10 +372,142 @@ impl SiteSample {
     }
 }
 
-/// A record of the learning phase to parse for its site's sample.
-struct Admitted {
-    item: usize,
-    site: Option<String>,
+/// The sites' samples as the learning phase gathers them.
+#[derive(Default)]
+struct LearnState {
+    sites: HashMap<String, SiteSample>,
+    /// Sites in order of first appearance.
+    site_order: Vec<String>,
+    /// Pages seen per site (sampled or not).
+    seen_pages: HashMap<String, u64>,
+    /// Bytes held by all samples.
+    held: usize,
+}
+
+impl LearnState {
+    fn entry(&mut self, site: &str, config: &BatchConfig) -> &mut SiteSample {
+        if !self.sites.contains_key(site) {
+            self.site_order.push(site.to_string());
+            self.sites.insert(site.to_string(), SiteSample::new(config));
+        }
+        self.sites.get_mut(site).expect("inserted above")
+    }
+
+    /// Count a page of `site`; its position in the site's sample if it goes in.
+    fn admit(&mut self, site: &str, config: &BatchConfig) -> Option<u64> {
+        *self.seen_pages.entry(site.to_string()).or_insert(0) += 1;
+        let st = self.entry(site, config);
+        if st.evicted { None } else { st.pages.admit() }
+    }
+
+    /// Add parsed pages to their sites' samples, in record order, then hold the samples to
+    /// the memory budget.
+    fn absorb(&mut self, parsed: Vec<ParsedSample>, config: &BatchConfig, summary: &mut Summary) {
+        for (site, at, sample, body) in parsed {
+            // A page without URL: its site, hence its admission, is known only now.
+            let Some(at) = at.or_else(|| self.admit(&site, config)) else {
+                continue;
+            };
+            let st = self.entry(&site, config);
+            if st.evicted {
+                continue;
+            }
+            let before = st.bytes;
+            if let Some(b) = body {
+                let k = st.clusterer.add(&sample.print);
+                if k == st.pools.len() {
+                    st.pools.push(Spread::new(REFERENCE_POOL));
+                }
+                st.pools[k].offer(|| b);
+            }
+            st.pages.push(at, sample);
+            st.recount();
+            let after = st.bytes;
+            self.held = (self.held + after).saturating_sub(before);
+        }
+        while self.held > config.sample_memory {
+            // The site with the fewest pages gives its sample up.
+            let victim = self
+                .site_order
+                .iter()
+                .filter(|s| {
+                    self.sites
+                        .get(*s)
+                        .is_some_and(|st| !st.evicted && st.bytes > 0)
+                })
+                .min_by_key(|s| self.seen_pages.get(*s).copied().unwrap_or(0))
+                .cloned();
+            let Some(v) = victim else { break };
+            let st = self.sites.get_mut(&v).expect("victim exists");
+            self.held = self.held.saturating_sub(st.bytes);
+            *st = SiteSample {
+                evicted: true,
+                ..SiteSample::new(config)
+            };
+            summary.evicted += 1;
+            tracing::warn!(site = %v, "sample memory full: the site goes page-level");
+        }
+    }
+}
+
+/// A page parsed for its site's sample: the site, the page's position in the sample
+/// (`None` for a page without URL, whose admission is still to decide), what the method
+/// learns from, and for HybEx the page.
+type ParsedSample = (String, Option<u64>, SampledPage, Option<ReferencePage>);
+
+/// A page admitted to its site's sample: the record and, when its URL tells, the site and
+/// the page's position in the sample.
+type Admitted = (RecordIn, Option<(String, u64)>);
+
+/// Parse admitted pages in parallel for what learning needs of them.
+fn parse_admitted(
+    admitted: Vec<Admitted>,
+    method: LearnMethod,
+    chunking: &crate::tablechunk::Chunking,
+) -> Vec<ParsedSample> {
+    admitted
+        .into_par_iter()
+        .map(|(r, known)| {
+            let doc = parse_bytes_lean(&r.body, r.charset.as_deref());
+            let (site, at) = match known {
+                Some((site, at)) => (site, Some(at)),
+                None => (site_key(None, &doc, &r.input), None),
+            };
+            let sample = SampledPage {
+                print: Fingerprint::of(&doc),
+                keys: match method {
+                    LearnMethod::TableChunk => crate::tablechunk::page_keys(&doc, chunking),
+                    _ => node_hashes(&doc),
+                },
+            };
+            let body = (method == LearnMethod::HybEx).then(|| ReferencePage {
+                url: r.url.as_ref().map(|u| u.to_string()),
+                body: r.body,
+                charset: r.charset,
+            });
+            (site, at, sample, body)
+        })
+        .collect()
+}
+
+/// The result of a task spawned on the pool. A caller that is itself one of the pool's
+/// threads (a run inside `ThreadPool::install`) runs pending pool work while it waits:
+/// blocking would starve the task it waits for (with one thread, forever).
+fn wait_for<T>(rx: &std::sync::mpsc::Receiver<T>) -> Option<T> {
+    use std::sync::mpsc::TryRecvError;
+    loop {
+        match rx.try_recv() {
+            Ok(v) => return Some(v),
+            Err(TryRecvError::Disconnected) => return None,
+            Err(TryRecvError::Empty) => match rayon::yield_now() {
+                // Not a pool thread: nothing of the pool's can wait on us.
+                None => return rx.recv().ok(),
+                Some(rayon::Yield::Executed) => {}
+                // The task runs on another thread.
+                Some(rayon::Yield::Idle) => std::thread::sleep(Duration::from_micros(50)),
+            },
+        }
+    }
 }
 
 /// Run a batch: learn templates into `store`, write one line per record to `out`.
@@ -428,110 +597,72 @@ fn learn(
     summary: &mut Summary,
     progress: &dyn Fn(Progress),
 ) -> Result<(), BatchError> {
-    let mut sites: HashMap<String, SiteSample> = HashMap::new();
-    let mut site_order: Vec<String> = Vec::new();
-    let mut seen_pages: HashMap<String, u64> = HashMap::new();
-    let mut held = 0usize;
+    let mut state = LearnState::default();
     let mut n = 0u64;
+    // Admitted pages wait until a chunk's worth is ready: sampling admits few pages per
+    // chunk of a big site, and parsing them in full chunks keeps the threads busy.
+    let mut admitted: Vec<Admitted> = Vec::new();
+    // One batch is parsed on the pool while the next is read. Its pages join the samples
+    // exactly when the next batch goes out, so admission depends on the input alone, not on
+    // thread timing.
+    let mut in_flight: Option<std::sync::mpsc::Receiver<Vec<ParsedSample>>> = None;
+    let settle = |in_flight: &mut Option<std::sync::mpsc::Receiver<Vec<ParsedSample>>>,
+                  state: &mut LearnState,
+                  summary: &mut Summary| {
+        if let Some(rx) = in_flight.take() {
+            match wait_for(&rx) {
+                Some(parsed) => state.absorb(parsed, config, summary),
+                None => tracing::error!("a parsing task failed: its pages are not sampled"),
+            }
+        }
+    };
     chunked(inputs, config.chunk, 0, &mut |chunk| {
         n += chunk.len() as u64;
         // Sites are known from URLs without parsing; pages without URL are parsed to find
         // their canonical link.
-        let mut admitted: Vec<Admitted> = Vec::new();
-        for (i, it) in chunk.iter().enumerate() {
+        for it in chunk {
             if let Item::Page(r) = it {
                 let site = r
                     .url
                     .as_ref()
                     .and_then(crate::links::registrable_domain)
                     .filter(|d| !d.is_empty());
-                let sample = match &site {
+                match site {
                     Some(s) => {
-                        let st = site_entry(&mut sites, &mut site_order, s, config);
-                        *seen_pages.entry(s.clone()).or_insert(0) += 1;
-                        !st.evicted && st.pages.admit()
-                    }
-                    None => true,
-                };
-                if sample {
-                    admitted.push(Admitted { item: i, site });
-                }
-            }
-        }
-        let parsed: Vec<(String, bool, SampledPage, Option<ReferencePage>)> = admitted
-            .par_iter()
-            .filter_map(|a| {
-                let Item::Page(r) = &chunk[a.item] else {
-                    return None;
-                };
-                let doc = parse_bytes_lean(&r.body, r.charset.as_deref());
-                let site = a
-                    .site
-                    .clone()
-                    .unwrap_or_else(|| site_key(None, &doc, &r.input));
-                let sample = SampledPage {
-                    print: Fingerprint::of(&doc),
-                    keys: match config.method {
-                        LearnMethod::TableChunk => {
-                            crate::tablechunk::page_keys(&doc, &config.tablechunk.chunking)
+                        if let Some(at) = state.admit(&s, config) {
+                            admitted.push((r, Some((s, at))));
                         }
-                        _ => node_hashes(&doc),
-                    },
-                };
-                let body = (config.method == LearnMethod::HybEx).then(|| ReferencePage {
-                    url: r.url.as_ref().map(|u| u.to_string()),
-                    body: r.body.clone(),
-                    charset: r.charset.clone(),
-                });
-                Some((site, a.site.is_none(), sample, body))
-            })
-            .collect();
-        for (site, late, sample, body) in parsed {
-            let st = site_entry(&mut sites, &mut site_order, &site, config);
-            if late {
-                // A page without URL: its site, hence its admission, is known only now.
-                *seen_pages.entry(site.clone()).or_insert(0) += 1;
-                if st.evicted || !st.pages.admit() {
-                    continue;
+                    }
+                    None => admitted.push((r, None)),
                 }
             }
-            if st.evicted {
-                continue;
-            }
-            let before = st.bytes;
-            if let Some(b) = body {
-                let k = st.clusterer.add(&sample.print);
-                if k == st.pools.len() {
-                    st.pools.push(Spread::new(REFERENCE_POOL));
-                }
-                if st.pools[k].admit() {
-                    st.pools[k].push(b);
-                }
-            }
-            st.pages.push(sample);
-            st.recount();
-            held = (held + st.bytes).saturating_sub(before);
         }
-        while held > config.sample_memory {
-            // The site with the fewest pages gives its sample up.
-            let victim = site_order
-                .iter()
-                .filter(|s| sites.get(*s).is_some_and(|st| !st.evicted && st.bytes > 0))
-                .min_by_key(|s| seen_pages.get(*s).copied().unwrap_or(0))
-                .cloned();
-            let Some(v) = victim else { break };
-            let st = sites.get_mut(&v).expect("victim exists");
-            held = held.saturating_sub(st.bytes);
-            *st = SiteSample {
-                evicted: true,
-                ..SiteSample::new(config)
-            };
-            summary.evicted += 1;
-            tracing::warn!(site = %v, "sample memory full: the site goes page-level");
+        if admitted.len() >= config.chunk {
+            settle(&mut in_flight, &mut state, summary);
+            let batch = std::mem::take(&mut admitted);
+            let (tx, rx) = std::sync::mpsc::sync_channel(1);
+            let (method, chunking) = (config.method, config.tablechunk.chunking);
+            rayon::spawn(move || {
+                // A panic in a spawned task would abort the process: it ends the task
+                // instead, and `settle` reports it.
+                let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    parse_admitted(batch, method, &chunking)
+                }));
+                if let Ok(parsed) = parsed {
+                    let _ = tx.send(parsed);
+                }
+            });
+            in_flight = Some(rx);
         }
         progress(Progress::Learning(n));
         Ok(())
     })?;
+    settle(&mut in_flight, &mut state, summary);
+    let last = parse_admitted(admitted, config.method, &config.tablechunk.chunking);
+    state.absorb(last, config, summary);
+    let LearnState {
+        sites, site_order, ..
+    } = state;
     summary.records = n;
     summary.sites = sites.len();
     // Cluster each site's sample and learn the new clusters, sites in parallel.
@@ -571,19 +702,6 @@ fn learn(
         "templates learned"
     );
     Ok(())
-}
-
-fn site_entry<'a>(
-    sites: &'a mut HashMap<String, SiteSample>,
-    order: &mut Vec<String>,
-    site: &str,
-    config: &BatchConfig,
-) -> &'a mut SiteSample {
-    if !sites.contains_key(site) {
-        order.push(site.to_string());
-        sites.insert(site.to_string(), SiteSample::new(config));
-    }
-    sites.get_mut(site).expect("inserted above")
 }
 
 /// Cluster a site's sample (stored clusters first) and learn the new clusters with enough
@@ -767,6 +885,44 @@ struct ApplyPage {
     cluster: Option<Arc<ClusterTemplate>>,
 }
 
+/// The stored cluster nearest to a page's fingerprint, if near enough.
+fn nearest_cluster(
+    templates: &SiteTemplates,
+    print: &Fingerprint,
+    config: &BatchConfig,
+) -> Option<Arc<ClusterTemplate>> {
+    templates
+        .iter()
+        .map(|t| (t.core.jaccard(print), t))
+        .filter(|(s, _)| *s >= config.cluster.similarity)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.number.cmp(&a.1.number)))
+        .map(|(_, t)| t.clone())
+}
+
+/// Mapping indexes of HybEx reference pages, per cluster (keyed by its address).
+type RefIndexes<'a> = HashMap<usize, Vec<MapIndex<'a>>>;
+
+/// Index the reference pages of HybEx clusters once per chunk.
+fn index_references<'a>(
+    clusters: impl Iterator<Item = &'a Arc<ClusterTemplate>>,
+    indexes: &mut RefIndexes<'a>,
+) {
+    for c in clusters {
+        if let Prepared::HybEx { docs, .. } = &c.prepared {
+            indexes
+                .entry(Arc::as_ptr(c) as usize)
+                .or_insert_with(|| docs.iter().map(MapIndex::new).collect());
+        }
+    }
+}
+
+/// The outcome of a record's parallel step in the apply phase: its output line, or (a page
+/// whose site only its canonical link tells) the parsed page, waiting for its templates.
+enum Applied {
+    Done(OutRecord),
+    Pending(RecordIn, ApplyPage),
+}
+
 fn apply(
     inputs: &[BatchInput],
     config: &BatchConfig,
@@ -783,59 +939,100 @@ fn apply(
     };
     let hybex = TemplateConfig::hybex();
     let total = summary.records;
+    let use_templates = config.method != LearnMethod::PageLevel;
     chunked(inputs, config.chunk, start, &mut |chunk| {
-        // Parse in parallel; look the sites' templates up in record order; index the
-        // reference pages of the clusters in this chunk once; apply in parallel.
-        let mut pages: Vec<Option<ApplyPage>> = chunk
-            .par_iter()
-            .map(|it| match it {
-                Item::Page(r) => {
-                    let doc = parse_bytes_lean(&r.body, r.charset.as_deref());
-                    let site = site_key(r.url.as_ref(), &doc, &r.input);
-                    let print = Fingerprint::of(&doc);
-                    Some(ApplyPage {
-                        doc,
-                        site,
-                        print,
-                        cluster: None,
-                    })
+        // The templates of the chunk's sites (known from URLs) are looked up in record order;
+        // then each record is parsed, matched and applied in one parallel step, so that a
+        // page's DOM lives only while its own task runs.
+        let mut sites: HashMap<String, SiteTemplates> = HashMap::new();
+        if use_templates {
+            for it in &chunk {
+                if let Item::Page(r) = it {
+                    if let Some(site) = r.url.as_ref().map(|u| url_site(u, &r.input)) {
+                        if let std::collections::hash_map::Entry::Vacant(e) = sites.entry(site) {
+                            let t = cache.get(store, e.key())?;
+                            e.insert(t);
+                        }
+                    }
                 }
-                Item::Failed { .. } => None,
-            })
-            .collect();
-        if config.method != LearnMethod::PageLevel {
-            for p in pages.iter_mut().flatten() {
-                let templates = cache.get(store, &p.site)?;
-                p.cluster = templates
-                    .iter()
-                    .map(|t| (t.core.jaccard(&p.print), t))
-                    .filter(|(s, _)| *s >= config.cluster.similarity)
-                    .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.number.cmp(&a.1.number)))
-                    .map(|(_, t)| t.clone());
             }
         }
-        let mut indexes: HashMap<usize, Vec<MapIndex<'_>>> = HashMap::new();
-        for p in pages.iter().flatten() {
-            let Some(c) = &p.cluster else { continue };
-            if let Prepared::HybEx { docs, .. } = &c.prepared {
-                indexes
-                    .entry(Arc::as_ptr(c) as usize)
-                    .or_insert_with(|| docs.iter().map(MapIndex::new).collect());
-            }
-        }
-        let recs: Vec<OutRecord> = chunk
+        let mut indexes: RefIndexes<'_> = HashMap::new();
+        index_references(sites.values().flat_map(|t| t.iter()), &mut indexes);
+        let applied: Vec<Applied> = chunk
             .into_par_iter()
-            .zip(pages.par_iter())
-            .map(|(it, page)| {
+            .map(|it| {
+                let r = match it {
+                    Item::Page(r) => r,
+                    Item::Failed {
+                        seq,
+                        input,
+                        url,
+                        error,
+                    } => return Applied::Done(failed(seq, input, url, error)),
+                };
+                let doc = parse_bytes_lean(&r.body, r.charset.as_deref());
+                let known = r.url.as_ref().map(|u| url_site(u, &r.input));
+                let waits = use_templates && known.is_none();
+                let site = known.unwrap_or_else(|| site_key(r.url.as_ref(), &doc, &r.input));
+                let print = Fingerprint::of(&doc);
+                let cluster = sites
+                    .get(&site)
+                    .and_then(|t| nearest_cluster(t, &print, config));
+                let page = ApplyPage {
+                    doc,
+                    site,
+                    print,
+                    cluster,
+                };
+                if waits {
+                    return Applied::Pending(r, page);
+                }
                 let refs = page
+                    .cluster
                     .as_ref()
-                    .and_then(|p| p.cluster.as_ref())
                     .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
-                apply_one(it, page.as_ref(), refs, config, &hybex)
+                Applied::Done(apply_one(r, &page, refs, config, &hybex))
             })
             .collect();
         drop(indexes);
-        for r in &recs {
+        // Pages without URL: their sites' templates now, then apply.
+        let mut recs: Vec<Option<OutRecord>> = Vec::with_capacity(applied.len());
+        let mut pending = Vec::new();
+        for a in applied {
+            match a {
+                Applied::Done(r) => recs.push(Some(r)),
+                Applied::Pending(r, page) => {
+                    pending.push((recs.len(), r, page));
+                    recs.push(None);
+                }
+            }
+        }
+        if !pending.is_empty() {
+            // The clusters are held here too: the indexes borrow their reference pages.
+            let mut chosen: Vec<Arc<ClusterTemplate>> = Vec::new();
+            for (_, _, page) in pending.iter_mut() {
+                let t = cache.get(store, &page.site)?;
+                page.cluster = nearest_cluster(&t, &page.print, config);
+                chosen.extend(page.cluster.clone());
+            }
+            let mut indexes: RefIndexes<'_> = HashMap::new();
+            index_references(chosen.iter(), &mut indexes);
+            let done: Vec<(usize, OutRecord)> = pending
+                .into_par_iter()
+                .map(|(i, r, page)| {
+                    let refs = page
+                        .cluster
+                        .as_ref()
+                        .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
+                    (i, apply_one(r, &page, refs, config, &hybex))
+                })
+                .collect();
+            for (i, r) in done {
+                recs[i] = Some(r);
+            }
+        }
+        for r in recs.iter().flatten() {
             if r.error.is_some() {
                 summary.errors += 1;
             }
@@ -867,28 +1064,12 @@ fn failed(seq: u64, input: String, url: Option<String>, error: String) -> OutRec
 }
 
 fn apply_one(
-    item: Item,
-    page: Option<&ApplyPage>,
+    rec: RecordIn,
+    page: &ApplyPage,
     refs: Option<&Vec<MapIndex<'_>>>,
     config: &BatchConfig,
     hybex: &TemplateConfig,
 ) -> OutRecord {
-    let (rec, page) = match (item, page) {
-        (Item::Page(r), Some(p)) => (r, p),
-        (
-            Item::Failed {
-                seq,
-                input,
-                url,
-                error,
-            },
-            _,
-        ) => return failed(seq, input, url, error),
-        (Item::Page(r), None) => {
-            let url = r.url.map(|u| u.to_string());
-            return failed(r.seq, r.input, url, "internal: page was not parsed".into());
-        }
-    };
     let doc = &page.doc;
     let body = doc.body().unwrap_or(NodeId::ROOT);
     let template = page.cluster.as_ref().and_then(|c| {
@@ -1020,6 +1201,31 @@ mod tests {
             });
         }
         assert!(built < 10, "items that are not kept are not built");
+    }
+
+    #[test]
+    fn spread_added_late_keeps_the_same_sample() {
+        // Pages parsed in the background join the sample after later pages were counted:
+        // the sample is the one of adding each page at once.
+        let mut now = Spread::new(8);
+        let mut late = Spread::new(8);
+        let mut waiting = Vec::new();
+        for i in 0..500u32 {
+            now.offer(|| i);
+            if let Some(at) = late.admit() {
+                waiting.push((at, i));
+            }
+            if waiting.len() == 5 {
+                for (at, item) in waiting.drain(..) {
+                    late.push(at, item);
+                }
+            }
+        }
+        for (at, item) in waiting.drain(..) {
+            late.push(at, item);
+        }
+        assert_eq!(now.items, late.items);
+        assert!(now.items.len() <= 8);
     }
 
     #[test]

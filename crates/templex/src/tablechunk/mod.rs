@@ -224,10 +224,7 @@ pub fn normalize_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut pending_space = false;
     for c in s.chars() {
-        if matches!(
-            c,
-            '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{00ad}'
-        ) {
+        if is_invisible_char(c) {
             continue;
         }
         if c.is_whitespace() {
@@ -241,6 +238,20 @@ pub fn normalize_text(s: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// Zero-width characters and soft hyphens: invisible, and dropped by [`normalize_text`].
+fn is_invisible_char(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{00ad}'
+    )
+}
+
+/// Whether [`normalize_text`] leaves anything of `s` (without building the string).
+pub fn has_visible_text(s: &str) -> bool {
+    s.chars()
+        .any(|c| !c.is_whitespace() && !is_invisible_char(c))
 }
 
 /// Words that make an image name or ALT text say nothing: layout graphics, generic nouns,
@@ -553,7 +564,7 @@ pub fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
             }
             NodeData::Text(r) => {
                 let t = &doc.text_buffer()[r.clone()];
-                if !normalize_text(t).is_empty() {
+                if has_visible_text(t) {
                     raw.push_str(t);
                     nodes.push(id);
                 } else {
@@ -789,7 +800,7 @@ pub fn chunk_mask(doc: &Document, chunks: &[(Chunk, bool)], rules: &MaskRules) -
             }
             let own_text = doc
                 .children(id)
-                .any(|c| doc.text(c).is_some_and(|t| !normalize_text(t).is_empty()));
+                .any(|c| doc.text(c).is_some_and(has_visible_text));
             if !own_text
                 && doc
                     .element_children(id)
@@ -854,6 +865,9 @@ mod tests {
         assert_eq!(normalize_text("  a\u{a0}\u{a0}b\n\tc\u{200b}d  "), "a b cd");
         assert_eq!(normalize_text("\u{a0} \u{feff}"), "");
         assert_eq!(normalize_text("so\u{ad}ft"), "soft");
+        for t in ["  a ", "\u{a0} \u{feff}", "", "\u{200b}x", " \u{ad} "] {
+            assert_eq!(has_visible_text(t), !normalize_text(t).is_empty(), "{t:?}");
+        }
     }
 
     #[test]
