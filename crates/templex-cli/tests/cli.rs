@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{example_site, templex};
+use common::{example_site, ok, templex};
 
 #[test]
 fn links_json_on_example_site() {
@@ -20,11 +20,7 @@ fn links_json_on_example_site() {
         .arg(site.join("news/spring-planting.html"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = ok(out);
     let links: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let links = links.as_array().unwrap();
     assert!(

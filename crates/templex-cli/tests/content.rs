@@ -1,16 +1,11 @@
 //! `templex content`: many inputs in one process, every input accounted for.
 
+mod common;
+
 use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-fn templex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_templex"))
-}
-
-fn site() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/site")
-}
+use common::{example_site, ok, templex};
 
 #[test]
 fn jsonl_reports_every_input_including_errors() {
@@ -21,7 +16,7 @@ fn jsonl_reports_every_input_including_errors() {
         flate2::Compression::default(),
     );
     enc.write_all(
-        std::fs::read(site().join("news/new-greenhouse.html"))
+        std::fs::read(example_site().join("news/new-greenhouse.html"))
             .unwrap()
             .as_slice(),
     )
@@ -29,7 +24,7 @@ fn jsonl_reports_every_input_including_errors() {
     enc.finish().unwrap();
     let out = templex()
         .args(["content", "--format", "jsonl"])
-        .arg(site().join("garden/compost-guide.html"))
+        .arg(example_site().join("garden/compost-guide.html"))
         .arg(&gz)
         .arg("/no/such/file.html")
         .output()
@@ -62,18 +57,14 @@ fn jsonl_reports_every_input_including_errors() {
 
 #[test]
 fn site_aware_content_drops_the_template() {
-    let page = site().join("news/spring-planting.html");
+    let page = example_site().join("news/spring-planting.html");
     let out = templex()
         .args(["content", "--format", "json", "--site"])
-        .arg(site())
+        .arg(example_site())
         .arg(&page)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = ok(out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rec = &v[0];
     assert!(
@@ -96,7 +87,7 @@ fn stdin_and_markdown() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let html = std::fs::read(site().join("garden/compost-guide.html")).unwrap();
+    let html = std::fs::read(example_site().join("garden/compost-guide.html")).unwrap();
     child.stdin.take().unwrap().write_all(&html).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());

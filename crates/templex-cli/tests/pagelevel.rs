@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{data_dir, example_site, templex};
+use common::{data_dir, example_site, ok, templex};
 
 #[test]
 fn segments_of_one_page_without_a_site() {
@@ -13,11 +13,7 @@ fn segments_of_one_page_without_a_site() {
         .arg(&page)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = ok(out);
     let segs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let segs = segs.as_array().unwrap();
     assert!(segs.len() >= 3, "{segs:?}");
@@ -74,11 +70,7 @@ fn sitelevel_json_reports_the_sample() {
         .arg(site.join("about/contact.html"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = ok(out);
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["method"], "site_level");
     assert!(r["pages_loaded"].as_u64().unwrap() <= 9);
@@ -104,11 +96,7 @@ fn train_writes_a_model_the_other_commands_accept() {
         .arg(&data)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(out);
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
     assert_eq!(
@@ -128,11 +116,7 @@ fn train_writes_a_model_the_other_commands_accept() {
         .arg(example_site().join("index.html"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(out);
     // A site that is not in sites.json is one clear error.
     let out = templex()
         .args(["train", "--sites", "no-such-site", "--data"])
@@ -156,11 +140,7 @@ fn shipped_model_is_reproducible() {
         .arg(&data)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(out);
     let fresh: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
     let shipped: serde_json::Value =

@@ -622,11 +622,8 @@ fn learn(
         // their canonical link.
         for it in chunk {
             if let Item::Page(r) = it {
-                let site = r
-                    .url
-                    .as_ref()
-                    .and_then(crate::links::registrable_domain)
-                    .filter(|d| !d.is_empty());
+                // The same site as the apply phase gives the page (`site_key`).
+                let site = r.url.as_ref().map(|u| url_site(u, &r.input));
                 match site {
                     Some(s) => {
                         if let Some(at) = state.admit(&s, config) {
