@@ -525,3 +525,47 @@ fn every_site_page_is_handled() {
         assert_eq!(r.template.len(), doc.len(), "{}", f.display());
     }
 }
+
+/// Every page of every site mirror parsed for text only (attributes pruned) gives what the
+/// lean parse gives to the text-only methods: the page-level content, the title, the
+/// template fingerprint and the table chunks.
+#[test]
+fn text_parse_reads_like_lean_parse_on_every_site_page() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let chunking = templex::tablechunk::TableChunkConfig::default().chunking;
+    let files = common::html_files(&data.join("sites"));
+    assert!(files.len() > 4000);
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap();
+        let lean = parse_bytes_lean(&bytes, None);
+        let text = templex::dom::parse_bytes_text(&bytes, None);
+        assert_eq!(lean.len(), text.len(), "{}", f.display());
+        let content = |doc: &templex::dom::Document| {
+            let c = page_content(doc, &ContentConfig::default());
+            c.root
+                .map(|r| content_text(doc, r, &|id| c.is_content(id)))
+                .unwrap_or_default()
+        };
+        assert_eq!(content(&lean), content(&text), "{}", f.display());
+        assert_eq!(
+            templex::extract::page_title(&lean),
+            templex::extract::page_title(&text),
+            "{}",
+            f.display()
+        );
+        assert_eq!(
+            templex::cluster::Fingerprint::of(&lean).0,
+            templex::cluster::Fingerprint::of(&text).0,
+            "{}",
+            f.display()
+        );
+        assert_eq!(
+            templex::tablechunk::page_chunks(&lean, &chunking),
+            templex::tablechunk::page_chunks(&text, &chunking),
+            "{}",
+            f.display()
+        );
+    }
+}

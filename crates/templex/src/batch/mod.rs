@@ -18,7 +18,9 @@
 //!    input order ([`output::OutRecord`]), errors included.
 //!
 //! Pages are parsed lean ([`crate::dom::parse_bytes_lean`]: script, style and SVG contents
-//! left out), since only their visible text and structure matter here.
+//! left out), since only their visible text and structure matter here; for the text-only
+//! methods (table chunks, page-level) also without the attributes nothing reads
+//! ([`crate::dom::parse_bytes_text`]).
 //!
 //! Decisions that depend on order (sampling, cluster assignment) depend on the record order
 //! alone, never on thread timing, so a run's output does not depend on the thread count. An
@@ -37,7 +39,7 @@ use serde::Serialize;
 use url::Url;
 
 use crate::cluster::{ClusterConfig, Clusterer, Fingerprint};
-use crate::dom::{Document, NodeId, parse_bytes_lean};
+use crate::dom::{Document, NodeId, parse_bytes_lean, parse_bytes_text};
 use crate::extract::{ContentConfig, content_text, non_template_mask, page_content, page_title};
 use crate::mapping::MapIndex;
 use crate::pagelevel::sitelevel::node_hashes;
@@ -71,6 +73,15 @@ impl LearnMethod {
             LearnMethod::SiteLevel => "sitelevel",
             LearnMethod::TableChunk => "tablechunk",
             LearnMethod::PageLevel => "page-level",
+        }
+    }
+
+    /// Parse a page as this method reads it: lean, and for the methods that read text
+    /// only, without the attributes they never look at.
+    fn parse(self, body: &[u8], charset: Option<&str>) -> Document {
+        match self {
+            LearnMethod::TableChunk | LearnMethod::PageLevel => parse_bytes_text(body, charset),
+            LearnMethod::HybEx | LearnMethod::SiteLevel => parse_bytes_lean(body, charset),
         }
     }
 }
@@ -468,7 +479,7 @@ fn parse_admitted(
     admitted
         .into_par_iter()
         .map(|(r, known)| {
-            let doc = parse_bytes_lean(&r.body, r.charset.as_deref());
+            let doc = method.parse(&r.body, r.charset.as_deref());
             let (site, at) = match known {
                 Some((site, at)) => (site, Some(at)),
                 None => (site_key(None, &doc, &r.input), None),
@@ -968,7 +979,7 @@ fn apply(
                         error,
                     } => return Applied::Done(failed(seq, input, url, error)),
                 };
-                let doc = parse_bytes_lean(&r.body, r.charset.as_deref());
+                let doc = config.method.parse(&r.body, r.charset.as_deref());
                 let known = r.url.as_ref().map(|u| url_site(u, &r.input));
                 let waits = use_templates && known.is_none();
                 let site = known.unwrap_or_else(|| site_key(r.url.as_ref(), &doc, &r.input));

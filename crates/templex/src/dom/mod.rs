@@ -13,7 +13,7 @@ mod tree;
 
 pub use decode::{Decoded, EncodingSource, decode};
 pub use identity::Signatures;
-pub use lean::{parse_bytes_lean, strip_raw_text};
+pub use lean::{TEXT_ATTRIBUTES, parse_bytes_lean, parse_bytes_text, strip_raw_text};
 pub use parse::{parse_bytes, parse_str};
 pub use select::{Selector, SelectorError, select};
 pub use serialize::{SerializeHook, Verbatim, is_void};
