@@ -6,7 +6,7 @@ mod common;
 use common::{example_site, ok, templex};
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn warc(dir: &Path, copies: usize) -> PathBuf {
@@ -23,6 +23,18 @@ fn warc(dir: &Path, copies: usize) -> PathBuf {
     path
 }
 
+/// `templex batch WARC --out OUT --store STORE`, more arguments to add.
+fn batch(warc: &Path, out: &Path, store: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut c = templex();
+    c.arg("batch")
+        .arg(warc)
+        .arg("--out")
+        .arg(out)
+        .arg("--store")
+        .arg(store);
+    c
+}
+
 fn lines(path: &Path) -> usize {
     std::fs::read(path)
         .map(|b| b.iter().filter(|c| **c == b'\n').count())
@@ -35,15 +47,7 @@ fn batch_store_and_refusals() {
     let w = warc(dir.path(), 2);
     let out = dir.path().join("o.jsonl");
     let store = dir.path().join("t.sqlite");
-    ok(templex()
-        .arg("batch")
-        .arg(&w)
-        .arg("--out")
-        .arg(&out)
-        .arg("--store")
-        .arg(&store)
-        .output()
-        .unwrap());
+    ok(batch(&w, &out, &store).output().unwrap());
     assert_eq!(lines(&out), 26);
     let first: serde_json::Value = serde_json::from_str(
         std::fs::read_to_string(&out)
@@ -65,15 +69,7 @@ fn batch_store_and_refusals() {
         assert!(first.get(key).is_some(), "{key} missing in {first}");
     }
     // An existing output is not overwritten silently.
-    let again = templex()
-        .arg("batch")
-        .arg(&w)
-        .arg("--out")
-        .arg(&out)
-        .arg("--store")
-        .arg(&store)
-        .output()
-        .unwrap();
+    let again = batch(&w, &out, &store).output().unwrap();
     assert!(!again.status.success());
     let err = String::from_utf8_lossy(&again.stderr);
     assert!(
@@ -156,13 +152,7 @@ fn killed_and_resumed_equals_uninterrupted() {
     let dir = tempfile::tempdir().unwrap();
     let w = warc(dir.path(), 40);
     let whole = dir.path().join("whole.jsonl");
-    ok(templex()
-        .arg("batch")
-        .arg(&w)
-        .arg("--out")
-        .arg(&whole)
-        .arg("--store")
-        .arg(dir.path().join("whole.sqlite"))
+    ok(batch(&w, &whole, dir.path().join("whole.sqlite"))
         .output()
         .unwrap());
     let expected = std::fs::read(&whole).unwrap();
@@ -170,13 +160,7 @@ fn killed_and_resumed_equals_uninterrupted() {
 
     let out = dir.path().join("cut.jsonl");
     let store = dir.path().join("cut.sqlite");
-    let mut child = templex()
-        .arg("batch")
-        .arg(&w)
-        .arg("--out")
-        .arg(&out)
-        .arg("--store")
-        .arg(&store)
+    let mut child = batch(&w, &out, &store)
         .args(["--threads", "1"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -198,16 +182,7 @@ fn killed_and_resumed_equals_uninterrupted() {
             "NOTICE: the run finished before it could be killed; resume checked on a full output"
         );
     }
-    let resumed = ok(templex()
-        .arg("batch")
-        .arg(&w)
-        .arg("--out")
-        .arg(&out)
-        .arg("--store")
-        .arg(&store)
-        .arg("--resume")
-        .output()
-        .unwrap());
+    let resumed = ok(batch(&w, &out, &store).arg("--resume").output().unwrap());
     let err = String::from_utf8_lossy(&resumed.stderr);
     if written > 0 && written < 520 {
         assert!(err.contains("resumed"), "{err}");
