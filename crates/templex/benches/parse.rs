@@ -3,7 +3,8 @@
 //!
 //! `cargo bench -p templex --bench parse` (set TEMPLEX_DATA if the data is not at
 //! `../shared/data`). Both builders parse the same decoded text, so the figure compares tree
-//! construction; decoding (templex's charset pipeline) is reported on its own line.
+//! construction; decoding (templex's charset pipeline) and the lean and text-only parses
+//! (rates over the same full HTML size) are reported on their own lines.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -89,6 +90,23 @@ fn main() {
             sink += templex::dom::parse_bytes(b, None).len();
         }
     });
+    let lean = best_of(rounds, || {
+        for b in &raw {
+            sink += templex::dom::parse_bytes_lean(b, None).len();
+        }
+    });
+    let text = best_of(rounds, || {
+        for b in &raw {
+            sink += templex::dom::parse_bytes_text(b, None).len();
+        }
+    });
+    // What the tokenizer still reads once scripts, styles, SVG and comments are cut.
+    let lean_mb = texts
+        .iter()
+        .map(|t| templex::dom::strip_raw_text(t).len())
+        .sum::<usize>() as f64
+        / 1e6;
+    println!("{lean_mb:.1} MB of it left by the lean scanner");
     let rate = |d: Duration| mb / d.as_secs_f64();
     println!("{:<40} {:>9} {:>10}", "builder", "time", "MB/s");
     println!(
@@ -108,6 +126,18 @@ fn main() {
         "templex decode + parse (parse_bytes)",
         decode_parse.as_secs_f64() * 1e3,
         rate(decode_parse)
+    );
+    println!(
+        "{:<40} {:>8.0}ms {:>10.1}",
+        "lean decode + parse (parse_bytes_lean)",
+        lean.as_secs_f64() * 1e3,
+        rate(lean)
+    );
+    println!(
+        "{:<40} {:>8.0}ms {:>10.1}",
+        "text decode + parse (parse_bytes_text)",
+        text.as_secs_f64() * 1e3,
+        rate(text)
     );
     println!(
         "arena / rcdom time ratio: {:.2}",
