@@ -9,9 +9,12 @@
 //! elements themselves stay, empty (comments too), so the tree keeps its shape wherever
 //! there is text to read.
 //!
-//! Where a script's end is ambiguous (a `<!--` inside it can make the tokenizer skip a
-//! `</script>`), the scanner stops cutting and passes the rest through unchanged: the
-//! result is then exactly what a full parse gives.
+//! Tags are walked with the tokenizer's own attribute states, and SVG and MathML content
+//! with a stack of open elements (CDATA sections, HTML tags that break out). Wherever the
+//! scanner cannot be sure how the tokenizer reads what follows — a `<!--` inside a script
+//! (it can make the tokenizer skip a `</script>`), markup that leaves foreign content some
+//! other way than by its end tag, an unclosed element — it stops cutting and passes the
+//! rest through unchanged: the result is then exactly what a full parse gives.
 
 use std::borrow::Cow;
 
