@@ -107,38 +107,17 @@ fn main() {
         .sum::<usize>() as f64
         / 1e6;
     println!("{lean_mb:.1} MB of it left by the lean scanner");
-    let rate = |d: Duration| mb / d.as_secs_f64();
     println!("{:<40} {:>9} {:>10}", "builder", "time", "MB/s");
-    println!(
-        "{:<40} {:>8.0}ms {:>10.1}",
-        "templex arena (parse_str)",
-        arena.as_secs_f64() * 1e3,
-        rate(arena)
-    );
-    println!(
-        "{:<40} {:>8.0}ms {:>10.1}",
-        "html5ever + markup5ever_rcdom",
-        rcdom.as_secs_f64() * 1e3,
-        rate(rcdom)
-    );
-    println!(
-        "{:<40} {:>8.0}ms {:>10.1}",
-        "templex decode + parse (parse_bytes)",
-        decode_parse.as_secs_f64() * 1e3,
-        rate(decode_parse)
-    );
-    println!(
-        "{:<40} {:>8.0}ms {:>10.1}",
-        "lean decode + parse (parse_bytes_lean)",
-        lean.as_secs_f64() * 1e3,
-        rate(lean)
-    );
-    println!(
-        "{:<40} {:>8.0}ms {:>10.1}",
-        "text decode + parse (parse_bytes_text)",
-        text.as_secs_f64() * 1e3,
-        rate(text)
-    );
+    for (name, d) in [
+        ("templex arena (parse_str)", arena),
+        ("html5ever + markup5ever_rcdom", rcdom),
+        ("templex decode + parse (parse_bytes)", decode_parse),
+        ("lean decode + parse (parse_bytes_lean)", lean),
+        ("text decode + parse (parse_bytes_text)", text),
+    ] {
+        let secs = d.as_secs_f64();
+        println!("{name:<40} {:>8.0}ms {:>10.1}", secs * 1e3, mb / secs);
+    }
     println!(
         "arena / rcdom time ratio: {:.2}",
         arena.as_secs_f64() / rcdom.as_secs_f64()
