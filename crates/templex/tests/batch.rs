@@ -58,6 +58,23 @@ fn batch(
     run(inputs, config, &mut store, &mut out, &|_| {}).unwrap()
 }
 
+/// Run `method` over `inputs` with default settings, into files named after the method in
+/// `dir`: the summary and the output records.
+fn batch_method(
+    inputs: &[BatchInput],
+    method: LearnMethod,
+    dir: &Path,
+) -> (templex::batch::Summary, Vec<OutRecord>) {
+    let config = BatchConfig {
+        method,
+        ..BatchConfig::default()
+    };
+    let out = dir.join(format!("{}.jsonl", method.name()));
+    let store = dir.join(format!("{}.sqlite", method.name()));
+    let s = batch(inputs, &config, &store, &out);
+    (s, read_out(&out))
+}
+
 #[test]
 fn warc_in_content_out_every_record_accounted() {
     let dir = tempfile::tempdir().unwrap();
@@ -71,14 +88,7 @@ fn warc_in_content_out_every_record_accounted() {
         LearnMethod::SiteLevel,
         LearnMethod::HybEx,
     ] {
-        let config = BatchConfig {
-            method,
-            ..BatchConfig::default()
-        };
-        let out = dir.path().join(format!("{}.jsonl", method.name()));
-        let store = dir.path().join(format!("{}.sqlite", method.name()));
-        let s = batch(&inputs, &config, &store, &out);
-        let recs = read_out(&out);
+        let (s, recs) = batch_method(&inputs, method, dir.path());
         // 13 pages × 3 sites, the damaged spots the reader skipped (one or more for the cut
         // record), the missing file.
         let damaged = recs
@@ -346,16 +356,9 @@ fn loose_files_find_their_site_by_canonical_link() {
         files.push(BatchInput::File(path));
     }
     for method in [LearnMethod::TableChunk, LearnMethod::HybEx] {
-        let config = BatchConfig {
-            method,
-            ..BatchConfig::default()
-        };
-        let out = dir.path().join(format!("{}.jsonl", method.name()));
-        let store = dir.path().join(format!("{}.sqlite", method.name()));
-        let s = batch(&files, &config, &store, &out);
+        let (s, recs) = batch_method(&files, method, dir.path());
         assert_eq!(s.sites, 1, "{s:?}");
         assert!(s.learned >= 1, "{s:?}");
-        let recs = read_out(&out);
         assert_eq!(recs.len(), files.len());
         assert!(
             recs.iter()

@@ -109,17 +109,9 @@ fn lean_html(html: &str, prune: bool) -> Cow<'_, str> {
             i = after;
             continue;
         }
-        if rest.starts_with(b"<![CDATA[") {
-            // A CDATA section in SVG or MathML ends at `]]>`; anywhere else it is a bogus
-            // comment that the first `>` ends. Which one it is depends on the tree builder:
-            // when the two ends differ, the rest of the page goes through as it is.
-            let gt = memchr(b'>', &b[lt + 9..]).map(|e| lt + 9 + e);
-            match (gt, find(b, lt + 9, b"]]>")) {
-                (Some(gt), Some(cdata)) if cdata + 2 == gt => i = gt + 1,
-                _ => break,
-            }
-            continue;
-        }
+        // Outside comments this loop only sees HTML content (SVG and MathML are skipped
+        // whole below), where `<!…>`, `<?…>` and `<![CDATA[…` are all bogus comments that
+        // the first `>` ends.
         if rest.starts_with(b"<!") || rest.starts_with(b"<?") {
             i = memchr(b'>', &b[lt..]).map_or(b.len(), |e| lt + e + 1);
             continue;
