@@ -61,9 +61,14 @@ pub struct BatchArgs {
     #[arg(long, value_name = "θ", default_value_t = SiteLevelConfig::default().theta)]
     pub theta: f64,
 
-    /// Megabytes the sites' samples may hold while learning.
+    /// Megabytes the learning rounds may hold (pages waiting for their templates).
     #[arg(long, value_name = "MB", default_value_t = BatchConfig::default().sample_memory >> 20)]
     pub sample_memory: usize,
+
+    /// Records a page may wait for its site's learning round to end (outputs are held as
+    /// long).
+    #[arg(long, value_name = "N", default_value_t = BatchConfig::default().window)]
+    pub window: usize,
 
     /// Keep the page-level detector's main content out of SITELEVEL and table-chunk
     /// templates (HybEx's page-level step; costs a page-level pass per page).
@@ -74,7 +79,8 @@ pub struct BatchArgs {
     #[arg(long, value_name = "N", default_value_t = BatchConfig::default().chunk)]
     pub chunk: usize,
 
-    /// Pages of each site parsed to learn its templates (an evenly spread sample).
+    /// Pages a learning round gathers before it learns (a site's first round: its first
+    /// pages).
     #[arg(long, value_name = "N", default_value_t = BatchConfig::default().site_sample)]
     pub site_sample: usize,
 
@@ -164,30 +170,23 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
             ..SiteLevelConfig::default()
         },
         sample_memory: args.sample_memory << 20,
+        window: args.window.max(1),
         relearn: args.relearn,
         protect_content: args.protect,
         ..BatchConfig::default()
     };
     let bar = ProgressBar::new_spinner();
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg} {pos} records {elapsed} ({per_sec})")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        ProgressStyle::with_template(
+            "{spinner} {pos} records written, {msg} read {elapsed} ({per_sec})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
-    bar.set_message("learning");
     let progress = |p: Progress| match p {
-        Progress::Learning(n) => bar.set_position(n),
-        Progress::Learned(total) => {
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} records written {elapsed} ({per_sec}, eta {eta})",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar.set_length(total);
-            bar.set_position(0);
-            bar.reset_eta();
+        Progress::Records { read, written } => {
+            bar.set_position(written);
+            bar.set_message(read.to_string());
         }
-        Progress::Applying(done, _) => bar.set_position(done),
     };
     let summary = templex::batch::run(&inputs, &config, &mut store, &mut out, &progress)?;
     bar.finish_and_clear();

@@ -15,6 +15,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// html5ever allocates a string or vector per token and tree node, and batch runs free pages
+/// on other threads than the ones that built them: mimalloc does both faster than the
+/// system allocator (BENCHMARKS.md, "Batch mode").
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Separate web pages' templates (menus, sidebars, footers) from their content.
 #[derive(Debug, Parser)]
 #[command(name = "templex", version, about, long_about = None)]

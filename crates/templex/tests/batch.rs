@@ -374,3 +374,269 @@ fn loose_files_find_their_site_by_canonical_link() {
         assert!(!text.contains("Volunteer with us"), "{method:?}: {text}");
     }
 }
+
+/// Words for page text that differs from page to page.
+const WORDS: &[&str] = &[
+    "river", "stone", "meadow", "lantern", "copper", "harbor", "willow", "ember", "glacier",
+    "orchard", "falcon", "saffron", "quarry", "velvet", "thistle", "canyon", "marble", "juniper",
+    "tundra", "cobalt", "prairie", "anchor", "bramble", "cinder",
+];
+
+/// A page of a synthetic site: layout `a` (header, menu, article, footer), `b` (a forum
+/// table with its own menu and footer) or `c` (see below); page `i` has text of its own.
+fn synthetic_page(host: &str, layout: char, i: usize) -> String {
+    let text: Vec<&str> = (0..40)
+        .map(|k| WORDS[(i * 7 + k * (i % 5 + 1)) % WORDS.len()])
+        .collect();
+    let text = format!("Item {i} {host} {}", text.join(" "));
+    match layout {
+        'a' => format!(
+            "<html><head><title>{host} page {i}</title></head><body>\
+             <div id=\"hdr\"><a href=\"/\">Home of {host}</a> <a href=\"/about\">About the people behind {host}</a></div>\
+             <ul class=\"menu\"><li><a href=\"/news\">News and announcements</a></li><li><a href=\"/shop\">Shop for seeds</a></li></ul>\
+             <div id=\"main\"><h1>Article number {i}</h1><p>{text}</p></div>\
+             <div id=\"foot\"><p>Copyright {host}, all rights reserved, write to us</p></div></body></html>"
+        ),
+        // The forum inside the site's header, menu and footer: nearer to `b`, yet near
+        // enough to `a` to match its template when `b` has none.
+        'c' => format!(
+            "<html><head><title>Forum topic {i}</title></head><body>\
+             <div id=\"hdr\"><a href=\"/\">Home of {host}</a></div>\
+             <ul class=\"menu\"><li><a href=\"/news\">News and announcements</a></li></ul>\
+             <table class=\"forum\"><tr><td class=\"side\"><p>Forum index and rules of conduct</p><p>Members online now</p></td>\
+             <td class=\"posts\"><div class=\"post\"><span class=\"author\">poster{i}</span><p>{text}</p></div></td></tr></table>\
+             <section class=\"fbar\"><em>Powered by a forum engine nobody remembers</em></section>\
+             <div id=\"foot\"><p>Copyright {host}, all rights reserved, write to us</p></div></body></html>"
+        ),
+        _ => format!(
+            "<html><head><title>Forum topic {i}</title></head><body>\
+             <table class=\"forum\"><tr><td class=\"side\"><p>Forum index and rules of conduct</p><p>Members online now</p></td>\
+             <td class=\"posts\"><div class=\"post\"><span class=\"author\">poster{i}</span><p>{text}</p></div></td></tr></table>\
+             <section class=\"fbar\"><em>Powered by a forum engine nobody remembers</em></section></body></html>"
+        ),
+    }
+}
+
+/// A WARC of synthetic pages, as (host, layout, page number) in order.
+fn synthetic_warc(path: &Path, pages: &[(String, char, usize)]) {
+    let mut w = WarcWriter::create(path, true).unwrap();
+    for (host, layout, i) in pages {
+        let url = format!("https://{host}/{layout}/{i}.html");
+        w.write_response(&url, synthetic_page(host, *layout, *i).as_bytes(), None)
+            .unwrap();
+    }
+    w.finish().unwrap();
+}
+
+/// Site `a.example`: 12 pages of one layout, then (after 300 pages of other sites) 12 of
+/// another layout; the filler sites have 10 pages each.
+fn two_layouts() -> Vec<(String, char, usize)> {
+    let mut pages: Vec<(String, char, usize)> =
+        (0..12).map(|i| ("a.example".to_string(), 'a', i)).collect();
+    for k in 0..30 {
+        pages.extend((0..10).map(|i| (format!("f{k}.example"), 'a', i)));
+    }
+    pages.extend((0..12).map(|i| ("a.example".to_string(), 'b', i)));
+    pages
+}
+
+#[test]
+fn later_rounds_learn_templates_the_first_pages_did_not_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("s.warc.gz");
+    synthetic_warc(&warc, &two_layouts());
+    let out = dir.path().join("o.jsonl");
+    let s = batch(
+        &[BatchInput::Warc(warc)],
+        &BatchConfig::default(),
+        &dir.path().join("t.sqlite"),
+        &out,
+    );
+    assert_eq!(s.sites, 31);
+    // One template per filler site, two for a.example.
+    assert_eq!(s.learned, 32, "{s:?}");
+    let recs = read_out(&out);
+    assert_eq!(recs.len(), 324);
+    assert!(recs.iter().enumerate().all(|(i, r)| r.seq == i as u64));
+    let forum: Vec<&OutRecord> = recs
+        .iter()
+        .filter(|r| r.url.as_deref().is_some_and(|u| u.contains("a.example/b/")))
+        .collect();
+    assert_eq!(forum.len(), 12);
+    for r in forum {
+        assert_eq!(r.method.as_deref(), Some("tablechunk"), "{r:?}");
+        assert_eq!(r.cluster.as_deref(), Some("a.example#1"));
+        let text = r.text.as_deref().unwrap();
+        assert!(text.contains("Item"), "{text}");
+        assert!(!text.contains("Forum index and rules"), "{text}");
+        assert!(!text.contains("Powered by"), "{text}");
+    }
+    let first = recs.iter().find(|r| r.seq == 3).unwrap();
+    assert_eq!(first.cluster.as_deref(), Some("a.example#0"));
+    assert!(!first.text.as_deref().unwrap().contains("Copyright"));
+}
+
+/// A site whose pages come one in 20 records over a crawl of other sites: each round ends
+/// by the window with a few pages, too few for a template; kept for the next rounds, they
+/// add up until one learns, and the later pages get the template.
+#[test]
+fn thinly_spread_sites_learn_across_rounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("s.warc.gz");
+    let mut pages = Vec::new();
+    for i in 0..24 {
+        pages.push(("thin.example".to_string(), 'a', i));
+        pages.extend((0..19).map(|k| (format!("f{}.example", i * 19 + k), 'b', k)));
+    }
+    synthetic_warc(&warc, &pages);
+    let out = dir.path().join("o.jsonl");
+    let config = BatchConfig {
+        window: 60,
+        min_pages: 8,
+        ..BatchConfig::default()
+    };
+    let s = batch(
+        &[BatchInput::Warc(warc)],
+        &config,
+        &dir.path().join("t.sqlite"),
+        &out,
+    );
+    assert!(s.too_small > 0, "{s:?}");
+    let thin: Vec<OutRecord> = read_out(&out)
+        .into_iter()
+        .filter(|r| r.site.as_deref() == Some("thin.example"))
+        .collect();
+    assert_eq!(thin.len(), 24);
+    // The first rounds (3 pages each) learn nothing.
+    assert_eq!(thin[0].method.as_deref(), Some("page-level"));
+    let templated = thin
+        .iter()
+        .filter(|r| r.method.as_deref() == Some("tablechunk"))
+        .count();
+    assert!(templated >= 10, "{templated} of 24 pages with a template");
+    assert_eq!(thin[23].method.as_deref(), Some("tablechunk"));
+    assert!(
+        !thin[23]
+            .text
+            .as_deref()
+            .unwrap()
+            .contains("About the people behind")
+    );
+}
+
+/// Rounds ended by the window and by the memory budget, sites learned in several rounds:
+/// the output is the same whatever the thread count and chunk size, and a run interrupted
+/// anywhere resumes to the same output.
+#[test]
+fn multi_round_output_is_deterministic_and_resumes_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("s.warc.gz");
+    let mut pages = two_layouts();
+    // Interleave a second two-layout site through the fillers.
+    let mut mixed = Vec::new();
+    for (n, p) in pages.drain(..).enumerate() {
+        mixed.push(p);
+        if n % 9 == 0 {
+            let layout = if n < 160 { 'a' } else { 'b' };
+            mixed.push(("mix.example".to_string(), layout, n));
+        }
+    }
+    synthetic_warc(&warc, &mixed);
+    let inputs = [BatchInput::Warc(warc)];
+    let config = BatchConfig {
+        window: 50,
+        sample_memory: 30_000,
+        ..BatchConfig::default()
+    };
+    let mut outs = Vec::new();
+    for (threads, chunk) in [(1, 1), (2, 7), (4, 256)] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let out = dir.path().join(format!("{threads}.jsonl"));
+        let store = dir.path().join(format!("{threads}.sqlite"));
+        let config = BatchConfig {
+            chunk,
+            ..config.clone()
+        };
+        let s = pool.install(|| batch(&inputs, &config, &store, &out));
+        assert!(s.evicted > 0, "{s:?}");
+        outs.push(std::fs::read(&out).unwrap());
+    }
+    assert_eq!(outs[0], outs[1]);
+    assert_eq!(outs[0], outs[2]);
+    let expected = &outs[0];
+    let lines: Vec<&[u8]> = expected.split_inclusive(|b| *b == b'\n').collect();
+    let config = BatchConfig { chunk: 7, ..config };
+    for cut in [1, 40, 133, lines.len() - 1] {
+        // A complete run's store, its output cut after `cut` records.
+        let store = dir.path().join(format!("cut{cut}.sqlite"));
+        let out = dir.path().join(format!("cut{cut}.jsonl"));
+        let whole = batch(&inputs, &config, &store, &out);
+        std::fs::write(&out, lines[..cut].concat()).unwrap();
+        let mut s = TemplateStore::open(&store).unwrap();
+        let mut o = OutputFile::resume(&out).unwrap();
+        let resumed = run(&inputs, &config, &mut s, &mut o, &|_| {}).unwrap();
+        drop(o);
+        assert!(resumed.resumed);
+        assert_eq!(resumed.learned, 0, "templates are not stored twice");
+        assert_eq!(resumed.written as usize, lines.len() - cut);
+        assert_eq!(&std::fs::read(&out).unwrap(), expected, "cut after {cut}");
+        assert_eq!(
+            s.list(None).unwrap().len(),
+            whole.learned,
+            "cut after {cut}"
+        );
+    }
+}
+
+/// Pages applied in parallel with the templates their site had when their chunk started
+/// are matched again when the site learns a nearer template before their turn: the output
+/// is the one of processing each record in turn.
+#[test]
+fn a_template_learned_within_a_chunk_applies_to_the_rest_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("s.warc.gz");
+    let s = |layout, i| ("s.example".to_string(), layout, i);
+    let filler =
+        |from: usize, n: usize| (from..from + n).map(|k| (format!("f{k}.example"), 'b', k));
+    let mut pages: Vec<(String, char, usize)> = (0..12).map(|i| s('a', i)).collect();
+    pages.extend(filler(0, 20));
+    // The forum's round starts at record 32 and ends with record 52 (the window).
+    pages.extend((0..12).map(|i| s('b', i)));
+    pages.extend(filler(20, 8));
+    pages.extend((0..6).map(|i| s('c', i)));
+    synthetic_warc(&warc, &pages);
+    let inputs = [BatchInput::Warc(warc)];
+    let mut outs = Vec::new();
+    // Chunks of 40: the one from record 40 starts with the site's first template only.
+    for chunk in [1, 40] {
+        let config = BatchConfig {
+            window: 20,
+            chunk,
+            ..BatchConfig::default()
+        };
+        let out = dir.path().join(format!("{chunk}.jsonl"));
+        batch(
+            &inputs,
+            &config,
+            &dir.path().join(format!("{chunk}.sqlite")),
+            &out,
+        );
+        let recs = read_out(&out);
+        let clusters: Vec<Option<String>> =
+            recs[52..58].iter().map(|r| r.cluster.clone()).collect();
+        // Record 52 comes before the forum's template; the next ones after it.
+        assert_eq!(clusters[0].as_deref(), Some("s.example#0"), "chunk {chunk}");
+        for c in &clusters[1..] {
+            assert_eq!(
+                c.as_deref(),
+                Some("s.example#1"),
+                "chunk {chunk}: {clusters:?}"
+            );
+        }
+        outs.push(std::fs::read(&out).unwrap());
+    }
+    assert_eq!(outs[0], outs[1]);
+}

@@ -1,36 +1,42 @@
 //! Crawl-scale batch processing: templates learned once per site and template, applied to
 //! every page.
 //!
-//! A run reads its inputs twice, streaming (never holding more than a few chunks of pages):
+//! A run reads its inputs once, streaming, and parses each page once. Pages are grouped by
+//! site (registrable domain, from the URL without parsing; a page without URL by its
+//! canonical link). Each chunk of records is parsed in parallel; a page whose site has a
+//! template cluster near its layout fingerprint ([`crate::cluster`]) gets the template
+//! applied at once (content = what the template does not claim) and its DOM is dropped.
 //!
-//! 1. **Learn.** Pages are grouped by site (registrable domain, from the URL without
-//!    parsing). Each site keeps an evenly spread sample of its pages (`site_sample`); only
-//!    sampled pages are parsed, in the background while reading goes on, for their layout
-//!    fingerprint ([`crate::cluster`]) and what the method learns from (chunk keys or node
-//!    hashes). At the end each site's sample is clustered by template (stored clusters
-//!    first: their pages teach nothing); a new cluster with at least `min_pages` sampled
-//!    pages learns its template from up to `sample_pages` of them. The new templates are
-//!    saved to the store in one transaction, with a record of the run.
-//! 2. **Apply.** Every page is parsed, matched to its site's nearest stored template cluster
-//!    and the template is applied, in one parallel step per page: content = what the
-//!    template does not claim. Pages of no template (unseen templates, lone pages, sites too
-//!    small) get the page-level content extractor. One JSON line per record goes out in
-//!    input order ([`output::OutRecord`]), errors included.
+//! A page no template matches joins its site's **learning round** and waits, parsed. A
+//! round ends when it holds `site_sample` pages, when its first page is `window` records
+//! behind, when the rounds hold more than `sample_memory`, or at the end of the inputs. Its
+//! pages are then clustered by template; a new cluster with at least `min_pages` pages
+//! learns its template from up to `sample_pages` of them, which is stored at once; the
+//! round's pages get the new templates applied, or the page-level content extractor when
+//! none fits. Pages of clusters too small stay in the site's next round (fingerprint and
+//! keys only), so that a site whose pages are spread thinly over a crawl still learns. A
+//! site's first round is its first pages; later rounds learn the templates its first pages
+//! did not show.
+//!
+//! One JSON line per record goes out in input order ([`output::OutRecord`]), errors
+//! included: outputs wait for the rounds before them (at most `window` records).
 //!
 //! Pages are parsed lean ([`crate::dom::parse_bytes_lean`]: script, style and SVG contents
 //! left out), since only their visible text and structure matter here; for the text-only
 //! methods (table chunks, page-level) also without the attributes nothing reads
 //! ([`crate::dom::parse_bytes_text`]).
 //!
-//! Decisions that depend on order (sampling, cluster assignment) depend on the record order
-//! alone, never on thread timing, so a run's output does not depend on the thread count. An
-//! interrupted run resumes: the store's run record says learning is done, the output file
-//! says how many records are written.
+//! Every decision (rounds, clusters, templates) depends on the record order alone, never on
+//! thread timing or chunk size, so the output does not depend on them. An interrupted run
+//! resumes from its output file: it reads and learns from the written records again
+//! (without applying or writing them) with the store as it was before the run, and so goes
+//! on exactly as the interrupted run would have; templates it had stored are not stored
+//! twice.
 
 pub mod input;
 pub mod output;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -76,6 +82,16 @@ impl LearnMethod {
         }
     }
 
+    /// What the method learns from of a page: its table chunk keys or node hashes.
+    fn keys(self, doc: &Document, config: &BatchConfig) -> Vec<u64> {
+        match self {
+            LearnMethod::TableChunk => {
+                crate::tablechunk::page_keys(doc, &config.tablechunk.chunking)
+            }
+            _ => node_hashes(doc),
+        }
+    }
+
     /// Parse a page as this method reads it: lean, and for the methods that read text
     /// only, without the attributes they never look at.
     fn parse(self, body: &[u8], charset: Option<&str>) -> Document {
@@ -94,13 +110,13 @@ pub const REFERENCE_POOL: usize = 8;
 pub struct BatchConfig {
     /// How templates are learned.
     pub method: LearnMethod,
-    /// Pages of each site parsed in the learning phase: an evenly spread sample, clustered by
-    /// template; the rest of the site is only read. With `min_pages` it sets the smallest
-    /// cluster that gets a template (100 and 5: clusters of 5% of a site).
+    /// Pages a learning round gathers before it learns (a site's first round: its first
+    /// pages). With `min_pages` it sets the smallest cluster that gets a template (100 and
+    /// 5: clusters of 5% of a round).
     pub site_sample: usize,
     /// Pages of a new cluster that its template is learned from (at most).
     pub sample_pages: usize,
-    /// A cluster needs at least this many pages in its site's sample to get a template.
+    /// A cluster needs at least this many pages in a round to get a template.
     pub min_pages: usize,
     /// SITELEVEL settings.
     pub sitelevel: SiteLevelConfig,
@@ -108,16 +124,24 @@ pub struct BatchConfig {
     pub cluster: ClusterConfig,
     /// Page-level content extraction (fallback).
     pub content: ContentConfig,
-    /// Bytes that the sites' samples may hold while learning; past it, the site with the
-    /// fewest pages gives its sample up (its pages go page-level), which bounds memory on
-    /// crawls with very many sites.
+    /// Bytes that the learning rounds may hold (waiting pages, parsed); past it, the round
+    /// waiting longest learns from what it has, and when only pages kept from earlier
+    /// rounds are left, the site with the fewest pages drops them. Bounds memory on crawls
+    /// with very many sites.
     pub sample_memory: usize,
+    /// Records a page may wait for its round to end (so its output, and the outputs after
+    /// it, are held at most this long); past it, the round learns from what it has.
+    pub window: usize,
+    /// A round ends when its site has had no page for this many records: on inputs that
+    /// keep a site's pages together (mirrors, crawls by host), its first round is the
+    /// whole site.
+    pub quiet: usize,
     /// Records parsed in parallel at a time.
     pub chunk: usize,
     /// Ignore stored templates of the sites seen and learn them again (a new version).
     pub relearn: bool,
-    /// Sites whose templates are kept in memory in the apply phase (least recently loaded
-    /// go first).
+    /// Sites kept in memory (past it, the oldest idle sites leave; their templates are in
+    /// the store).
     pub site_cache: usize,
     /// HybEx's page-level step on SITELEVEL and table-chunk templates: the main content the
     /// page-level detector finds is never template
@@ -139,6 +163,8 @@ impl Default for BatchConfig {
             cluster: ClusterConfig::default(),
             content: ContentConfig::default(),
             sample_memory: 512 << 20,
+            window: 4096,
+            quiet: 256,
             chunk: 64,
             relearn: false,
             site_cache: 10_000,
@@ -157,8 +183,8 @@ pub enum BatchError {
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),
-    /// The output holds records, but the store has no record of this run having learned:
-    /// the inputs, the settings or the store changed since the run was interrupted.
+    /// The output holds records, but the store has no record of this run: the inputs, the
+    /// settings or the store changed since the run was interrupted.
     #[error(
         "cannot resume: the output has {0} records but the template store does not know this run (inputs, settings or store changed); start over"
     )]
@@ -168,12 +194,14 @@ pub enum BatchError {
 /// Progress events, for progress bars and logs.
 #[derive(Debug, Clone, Copy)]
 pub enum Progress {
-    /// Learning phase: records read so far.
-    Learning(u64),
-    /// Learning done: records in the run.
-    Learned(u64),
-    /// Apply phase: records written so far, of the total.
-    Applying(u64, u64),
+    /// Records read so far, and written so far (from the run's start, resumed ones
+    /// included).
+    Records {
+        /// Read.
+        read: u64,
+        /// Written.
+        written: u64,
+    },
 }
 
 /// What a run did.
@@ -189,20 +217,20 @@ pub struct Summary {
     pub methods: std::collections::BTreeMap<String, u64>,
     /// Sites seen.
     pub sites: usize,
-    /// Templates learned by this run.
+    /// Templates learned and stored by this run.
     pub learned: usize,
-    /// Clusters whose pages matched a template already stored.
+    /// Templates of earlier runs that pages matched.
     pub reused: usize,
-    /// Clusters with too few pages for a template.
+    /// New clusters of learning rounds with too few pages for a template.
     pub too_small: usize,
-    /// Clusters that gave up their samples to stay within `sample_memory`.
+    /// Rounds ended early, or kept pages dropped, to stay within `sample_memory`.
     pub evicted: usize,
-    /// Whether learning was skipped because an interrupted run had finished it.
+    /// Whether the run resumed an interrupted one.
     pub resumed: bool,
-    /// Time spent learning.
+    /// Time spent learning (ending rounds).
     #[serde(serialize_with = "ser_secs")]
     pub learn_time: Duration,
-    /// Time spent applying and writing.
+    /// The rest of the run: reading, parsing, applying, writing.
     #[serde(serialize_with = "ser_secs")]
     pub apply_time: Duration,
 }
@@ -263,265 +291,149 @@ pub fn document_url(doc: &Document) -> Option<Url> {
     })
 }
 
+/// What a learning round learns from of a page: its template fingerprint and the chunk keys
+/// or node hashes of the method (`None` until taken from the held parse).
+struct SampledPage {
+    print: Fingerprint,
+    keys: Option<Vec<u64>>,
+}
+
+/// A page of a site's learning round.
+struct RoundPage {
+    /// Its position in the round's sample, if admitted (see [`Admission`]).
+    at: Option<u64>,
+    sample: SampledPage,
+    /// The record: for its output and, with HybEx, as a reference page. `None` for a page
+    /// kept from an earlier round, already written.
+    rec: Option<RecordIn>,
+    /// The parsed page, held until the round ends; `None` when the page is not to be
+    /// written (kept from an earlier round, or written before a resumed run started).
+    doc: Option<Document>,
+    /// Memory the page counts for: what it holds while it waits, counted alike whether it
+    /// is to be written or not, so that a resumed run ends its rounds where the
+    /// interrupted run did.
+    bytes: usize,
+}
+
+/// A site as the run knows it: its templates and the round of pages waiting for new ones.
+struct SiteState {
+    /// Templates that apply: the store's (unless relearning) and those the run learned.
+    templates: SiteTemplates,
+    /// The next cluster number (numbers are never reused within a site's version).
+    next_cluster: u32,
+    /// The learning round: pages no template matched, in record order (pages kept from
+    /// earlier rounds first).
+    round: Vec<RoundPage>,
+    /// Position of the round's first new page (its key in [`Engine::rounds`]).
+    waiting_since: Option<u64>,
+    /// The round's sample: which of its pages it learns from.
+    admission: Admission,
+    /// Bytes the round holds, parsed pages not counted (see [`RoundPage::bytes`]).
+    bytes: usize,
+    /// Bytes of the parsed pages the round holds.
+    doc_bytes: usize,
+    /// Pages of the site read so far.
+    pages: u64,
+    /// Position of the site's last page.
+    last_seen: u64,
+}
+
 /// An evenly spread, bounded sample of a stream: every `stride`-th item is kept, and when
-/// more than `cap` are kept, every other one goes and the stride doubles. Deterministic, and
-/// spread over the whole stream rather than its first items (a mirror's files come sorted,
-/// so the first pages are often one section). Whether an item is kept is decided when it is
-/// counted ([`Spread::admit`]), from its position alone, before it is built: only kept pages
-/// are parsed, and they may be added later (parsed in the background) without changing
-/// what is admitted.
-struct Spread<T> {
-    /// Added items, with their positions (`at`), in stream order.
-    items: Vec<T>,
-    at: Vec<u64>,
-    /// Positions admitted and not thinned out since (added or still to come).
-    kept: Vec<u64>,
-    cap: usize,
+/// more than `cap` are kept, every other one goes and the stride doubles. Whether an item
+/// is in is decided from its position alone, when it comes: spread over the whole round
+/// rather than its first pages (a mirror's files come sorted, so the first pages are often
+/// one section, whose shared labels would look like template).
+#[derive(Debug, Clone)]
+struct Admission {
+    cap: u64,
     stride: u64,
     seen: u64,
 }
 
-impl<T> Spread<T> {
-    /// A sample of at most `cap` items (0: keeps nothing).
+impl Admission {
     fn new(cap: usize) -> Self {
-        Spread {
-            items: Vec::new(),
-            at: Vec::new(),
-            kept: Vec::new(),
-            cap,
+        Admission {
+            cap: cap as u64,
             stride: 1,
             seen: 0,
         }
     }
 
-    /// Count the next item; its position if it is to be kept.
+    /// Count the next item; its position if it is admitted (it may be thinned out later).
     fn admit(&mut self) -> Option<u64> {
         let at = self.seen;
         self.seen += 1;
         if self.cap == 0 || at % self.stride != 0 {
             return None;
         }
-        self.kept.push(at);
-        if self.kept.len() > self.cap {
+        // Admitted so far: the multiples of the stride up to `at`.
+        if at / self.stride + 1 > self.cap {
             self.stride = self.stride.saturating_mul(2);
-            let stride = self.stride;
-            self.kept.retain(|k| k % stride == 0);
         }
         Some(at)
     }
 
-    /// Add the admitted item at position `at` (items are added in admission order); it and
-    /// items added before are dropped if they have been thinned out since.
-    fn push(&mut self, at: u64, item: T) {
-        let stride = self.stride;
-        if at % stride != 0 {
-            return;
-        }
-        if self.at.iter().any(|k| k % stride != 0) {
-            let mut i = 0;
-            let keep: Vec<bool> = self.at.iter().map(|k| k % stride == 0).collect();
-            self.items.retain(|_| {
-                i += 1;
-                keep[i - 1]
-            });
-            self.at.retain(|k| k % stride == 0);
-        }
-        self.items.push(item);
-        self.at.push(at);
-    }
-
-    /// Admit and add in one step; `make` runs only if the item is kept.
-    fn offer(&mut self, make: impl FnOnce() -> T) {
-        if let Some(at) = self.admit() {
-            self.push(at, make());
-        }
+    /// Whether the item admitted at `at` is still in.
+    fn keeps(&self, at: Option<u64>) -> bool {
+        at.is_some_and(|a| a % self.stride == 0)
     }
 }
 
-/// A sampled page of the learning phase: its template fingerprint and what the method
-/// learns from (chunk keys or node hashes).
-struct SampledPage {
+/// Why a learning round ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RoundEnd {
+    /// No page of the site for `quiet` records.
+    Quiet,
+    /// Its first new page is `window` records behind.
+    Window,
+    /// The rounds hold more than `sample_memory`.
+    Memory,
+    /// The inputs ended.
+    End,
+}
+
+/// Rough heap size of a parsed page, for the memory budget.
+fn doc_bytes(doc: &Document) -> usize {
+    doc.nodes.len() * (std::mem::size_of::<crate::dom::Node>() + 16) + doc.text.len()
+}
+
+/// A page applied in the parallel step with the templates its site had when the chunk
+/// started: if the site learns new ones before the page's turn, the match is checked again.
+struct Matched {
+    rec: RecordIn,
+    site: String,
     print: Fingerprint,
-    keys: Vec<u64>,
+    cluster: Arc<ClusterTemplate>,
+    /// The site's templates the match was made among.
+    among: SiteTemplates,
 }
 
-/// A site during learning: the spread sample of its pages and, for HybEx, per template
-/// cluster of the sample (clustered as it comes), a spread sample of whole pages: the
-/// candidates of the cluster's reference pool.
-struct SiteSample {
-    pages: Spread<SampledPage>,
-    clusterer: Clusterer,
-    pools: Vec<Spread<ReferencePage>>,
-    bytes: usize,
-    evicted: bool,
+/// The result of a record's parallel step.
+enum Step {
+    /// Its output line.
+    Done(OutRecord, Option<Box<Matched>>),
+    /// Written by the interrupted run this one resumes, and nothing to learn from (its site,
+    /// if a template of it matched).
+    Skip(u64, Option<String>),
+    /// No template matched when the chunk started: for the sequential step.
+    Parsed(Box<Parsed>),
 }
 
-impl SiteSample {
-    fn new(config: &BatchConfig) -> Self {
-        SiteSample {
-            pages: Spread::new(config.site_sample),
-            clusterer: Clusterer::new(config.cluster),
-            pools: Vec::new(),
-            bytes: 0,
-            evicted: false,
-        }
-    }
-
-    fn recount(&mut self) {
-        self.bytes = self
-            .pages
-            .items
-            .iter()
-            .map(|p| (p.keys.len() + p.print.len()) * 8)
-            .sum::<usize>()
-            + self
-                .pools
-                .iter()
-                .flat_map(|p| &p.items)
-                .map(|p| p.body.len())
-                .sum::<usize>();
-    }
+/// A page parsed in the parallel step that no template of its site matched (or whose site
+/// only its canonical link tells).
+struct Parsed {
+    rec: RecordIn,
+    doc: Document,
+    site: String,
+    print: Fingerprint,
 }
 
-/// The sites' samples as the learning phase gathers them.
-#[derive(Default)]
-struct LearnState {
-    sites: HashMap<String, SiteSample>,
-    /// Sites in order of first appearance.
-    site_order: Vec<String>,
-    /// Pages seen per site (sampled or not).
-    seen_pages: HashMap<String, u64>,
-    /// Bytes held by all samples.
-    held: usize,
-}
-
-impl LearnState {
-    fn entry(&mut self, site: &str, config: &BatchConfig) -> &mut SiteSample {
-        if !self.sites.contains_key(site) {
-            self.site_order.push(site.to_string());
-            self.sites.insert(site.to_string(), SiteSample::new(config));
-        }
-        self.sites.get_mut(site).expect("inserted above")
-    }
-
-    /// Count a page of `site`; its position in the site's sample if it goes in.
-    fn admit(&mut self, site: &str, config: &BatchConfig) -> Option<u64> {
-        *self.seen_pages.entry(site.to_string()).or_insert(0) += 1;
-        let st = self.entry(site, config);
-        if st.evicted { None } else { st.pages.admit() }
-    }
-
-    /// Add parsed pages to their sites' samples, in record order, then hold the samples to
-    /// the memory budget.
-    fn absorb(&mut self, parsed: Vec<ParsedSample>, config: &BatchConfig, summary: &mut Summary) {
-        for (site, at, sample, body) in parsed {
-            // A page without URL: its site, hence its admission, is known only now.
-            let Some(at) = at.or_else(|| self.admit(&site, config)) else {
-                continue;
-            };
-            let st = self.entry(&site, config);
-            if st.evicted {
-                continue;
-            }
-            let before = st.bytes;
-            if let Some(b) = body {
-                let k = st.clusterer.add(&sample.print);
-                if k == st.pools.len() {
-                    st.pools.push(Spread::new(REFERENCE_POOL));
-                }
-                st.pools[k].offer(|| b);
-            }
-            st.pages.push(at, sample);
-            st.recount();
-            let after = st.bytes;
-            self.held = (self.held + after).saturating_sub(before);
-        }
-        while self.held > config.sample_memory {
-            // The site with the fewest pages gives its sample up.
-            let victim = self
-                .site_order
-                .iter()
-                .filter(|s| {
-                    self.sites
-                        .get(*s)
-                        .is_some_and(|st| !st.evicted && st.bytes > 0)
-                })
-                .min_by_key(|s| self.seen_pages.get(*s).copied().unwrap_or(0))
-                .cloned();
-            let Some(v) = victim else { break };
-            let st = self.sites.get_mut(&v).expect("victim exists");
-            self.held = self.held.saturating_sub(st.bytes);
-            *st = SiteSample {
-                evicted: true,
-                ..SiteSample::new(config)
-            };
-            summary.evicted += 1;
-            tracing::warn!(site = %v, "sample memory full: the site goes page-level");
-        }
-    }
-}
-
-/// A page parsed for its site's sample: the site, the page's position in the sample
-/// (`None` for a page without URL, whose admission is still to decide), what the method
-/// learns from, and for HybEx the page.
-type ParsedSample = (String, Option<u64>, SampledPage, Option<ReferencePage>);
-
-/// A page admitted to its site's sample: the record and, when its URL tells, the site and
-/// the page's position in the sample.
-type Admitted = (RecordIn, Option<(String, u64)>);
-
-/// Parse admitted pages in parallel for what learning needs of them.
-fn parse_admitted(
-    admitted: Vec<Admitted>,
-    method: LearnMethod,
-    chunking: &crate::tablechunk::Chunking,
-) -> Vec<ParsedSample> {
-    admitted
-        .into_par_iter()
-        .map(|(r, known)| {
-            let doc = method.parse(&r.body, r.charset.as_deref());
-            let (site, at) = match known {
-                Some((site, at)) => (site, Some(at)),
-                None => (site_key(None, &doc, &r.input), None),
-            };
-            let sample = SampledPage {
-                print: Fingerprint::of(&doc),
-                keys: match method {
-                    LearnMethod::TableChunk => crate::tablechunk::page_keys(&doc, chunking),
-                    _ => node_hashes(&doc),
-                },
-            };
-            let body = (method == LearnMethod::HybEx).then(|| ReferencePage {
-                url: r.url.as_ref().map(|u| u.to_string()),
-                body: r.body,
-                charset: r.charset,
-            });
-            (site, at, sample, body)
-        })
-        .collect()
-}
-
-/// The result of a task spawned on the pool. A caller that is itself one of the pool's
-/// threads (a run inside `ThreadPool::install`) runs pending pool work while it waits:
-/// blocking would starve the task it waits for (with one thread, forever).
-fn wait_for<T>(rx: &std::sync::mpsc::Receiver<T>) -> Option<T> {
-    use std::sync::mpsc::TryRecvError;
-    loop {
-        match rx.try_recv() {
-            Ok(v) => return Some(v),
-            Err(TryRecvError::Disconnected) => return None,
-            Err(TryRecvError::Empty) => match rayon::yield_now() {
-                // Not a pool thread: nothing of the pool's can wait on us.
-                None => return rx.recv().ok(),
-                Some(rayon::Yield::Executed) => {}
-                // The task runs on another thread.
-                Some(rayon::Yield::Idle) => std::thread::sleep(Duration::from_micros(50)),
-            },
-        }
-    }
-}
-
-/// Run a batch: learn templates into `store`, write one line per record to `out`.
+/// Run a batch: one pass over the inputs, each page parsed once. Writes one line per record
+/// to `out` in record order, learns templates into `store` as the sites' rounds end.
+///
+/// With `out` holding the first records of an interrupted run with the same inputs and
+/// settings, the run resumes: it reads and learns from the records again (learning goes
+/// exactly as it went, the store seen as it was before the run) and writes the rest.
 pub fn run(
     inputs: &[BatchInput],
     config: &BatchConfig,
@@ -529,34 +441,69 @@ pub fn run(
     out: &mut OutputFile,
     progress: &dyn Fn(Progress),
 ) -> Result<Summary, BatchError> {
-    let mut summary = Summary::default();
     let key = run_key(inputs, config);
     let t0 = Instant::now();
-    let resume = out.next_seq() > 0;
-    if resume && !store.has_run(&key)? {
-        return Err(BatchError::CannotResume(out.next_seq()));
+    let resume_from = out.next_seq();
+    if resume_from > 0 && !store.has_run(&key)? {
+        return Err(BatchError::CannotResume(resume_from));
     }
-    if resume {
-        summary.resumed = true;
-        summary.records = records(inputs).count() as u64;
-        tracing::info!(from = out.next_seq(), "resuming: templates already learned");
-    } else if config.method == LearnMethod::PageLevel {
-        summary.records = records(inputs).count() as u64;
-    } else {
-        learn(inputs, config, store, &key, &mut summary, progress)?;
+    if resume_from > 0 {
+        tracing::info!(from = resume_from, "resuming");
     }
-    progress(Progress::Learned(summary.records));
-    summary.learn_time = t0.elapsed();
-    let t1 = Instant::now();
-    apply(inputs, config, store, out, &mut summary, progress)?;
-    summary.apply_time = t1.elapsed();
+    store.begin_run(&key, &format!("{} inputs", inputs.len()))?;
+    let mut engine = Engine {
+        config,
+        store,
+        key,
+        resume_from,
+        sites: HashMap::new(),
+        site_order: VecDeque::new(),
+        parked: HashMap::new(),
+        rounds: BTreeMap::new(),
+        quiet: BTreeMap::new(),
+        held: 0,
+        held_docs: 0,
+        ready: BTreeMap::new(),
+        next_out: resume_from,
+        reused: HashSet::new(),
+        read: 0,
+        learn_time: Duration::ZERO,
+        summary: Summary {
+            resumed: resume_from > 0,
+            ..Summary::default()
+        },
+    };
+    chunked(inputs, config.chunk, 0, &mut |chunk| {
+        engine.chunk(chunk, out)?;
+        progress(Progress::Records {
+            read: engine.read,
+            written: engine.next_out,
+        });
+        Ok(())
+    })?;
+    engine.finish(out)?;
+    progress(Progress::Records {
+        read: engine.read,
+        written: engine.next_out,
+    });
+    let mut summary = engine.summary;
+    summary.records = engine.read;
+    summary.reused = engine.reused.len();
+    summary.learn_time = engine.learn_time;
+    summary.apply_time = t0.elapsed().saturating_sub(engine.learn_time);
+    tracing::info!(
+        learned = summary.learned,
+        reused = summary.reused,
+        too_small = summary.too_small,
+        "batch done"
+    );
     Ok(summary)
 }
 
-/// A stable key of the run's inputs and learning settings.
+/// A stable key of the run's inputs and of the settings its output depends on.
 fn run_key(inputs: &[BatchInput], config: &BatchConfig) -> String {
     let mut desc = format!(
-        "{}|{}|{}|{}|{}|{}|{}|{}|{}",
+        "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
         config.method.name(),
         config.site_sample,
         config.sample_pages,
@@ -565,13 +512,716 @@ fn run_key(inputs: &[BatchInput], config: &BatchConfig) -> String {
         config.sitelevel.cover,
         config.tablechunk.fraction,
         config.cluster.similarity,
-        config.relearn
+        config.relearn,
+        config.window,
+        config.quiet,
+        config.sample_memory
     );
     for i in inputs {
         desc.push('\n');
         desc.push_str(&i.identity());
     }
     format!("{:016x}", crate::pagelevel::sitelevel::stable_hash(&desc))
+}
+
+/// The streaming run.
+struct Engine<'a> {
+    config: &'a BatchConfig,
+    store: &'a mut TemplateStore,
+    /// The run key: templates the run stores are marked with it.
+    key: String,
+    /// Records before this one were written by the interrupted run this one resumes.
+    resume_from: u64,
+    sites: HashMap<String, SiteState>,
+    /// Sites in memory, oldest first (idle ones leave past `site_cache`).
+    site_order: VecDeque<String>,
+    /// Sites that left memory, with their next cluster number (the run's own clusters
+    /// below it are theirs).
+    parked: HashMap<String, u32>,
+    /// Sites with a round waiting, by the round's first new page.
+    rounds: BTreeMap<u64, String>,
+    /// The same sites, by their last page.
+    quiet: BTreeMap<u64, String>,
+    /// Bytes held by all rounds, parsed pages not counted.
+    held: usize,
+    /// Bytes of the parsed pages the rounds hold.
+    held_docs: usize,
+    /// Outputs waiting for the records before them.
+    ready: BTreeMap<u64, OutRecord>,
+    next_out: u64,
+    /// Templates of earlier runs that pages matched.
+    reused: HashSet<(String, u32)>,
+    read: u64,
+    learn_time: Duration,
+    summary: Summary,
+}
+
+impl Engine<'_> {
+    /// The state of `site`, loaded from the store when first seen (or seen again after it
+    /// left memory).
+    fn site(&mut self, site: &str) -> Result<&mut SiteState, StoreError> {
+        if !self.sites.contains_key(site) {
+            let below = self.parked.remove(site);
+            if below.is_none() {
+                self.summary.sites += 1;
+            }
+            let stored = if self.config.method == LearnMethod::PageLevel {
+                Vec::new()
+            } else {
+                self.store
+                    .run_view(site, &self.key, !self.config.relearn, below.unwrap_or(0))?
+            };
+            let next_cluster = stored
+                .iter()
+                .map(|t| t.cluster + 1)
+                .max()
+                .unwrap_or(0)
+                .max(below.unwrap_or(0));
+            let templates = stored
+                .into_iter()
+                .map(|t| {
+                    Arc::new(ClusterTemplate {
+                        number: t.cluster,
+                        core: t.core,
+                        method: t.model.method(),
+                        stored: t.run.as_deref() != Some(self.key.as_str()),
+                        prepared: prepare(t.model),
+                    })
+                })
+                .collect();
+            self.sites.insert(
+                site.to_string(),
+                SiteState {
+                    templates: Arc::new(templates),
+                    next_cluster,
+                    round: Vec::new(),
+                    waiting_since: None,
+                    admission: Admission::new(self.config.site_sample),
+                    bytes: 0,
+                    doc_bytes: 0,
+                    pages: 0,
+                    last_seen: 0,
+                },
+            );
+            self.site_order.push_back(site.to_string());
+        }
+        Ok(self.sites.get_mut(site).expect("inserted above"))
+    }
+
+    /// One chunk of records: parsed (and applied, when a template of the site matches) in
+    /// parallel; then, in record order, the other pages join their sites' rounds and the
+    /// rounds that are done learn; their pages are applied in parallel; what is in order is
+    /// written.
+    fn chunk(&mut self, chunk: Vec<Item>, out: &mut OutputFile) -> Result<(), BatchError> {
+        let config = self.config;
+        let use_templates = config.method != LearnMethod::PageLevel;
+        // The templates of the chunk's sites (known from URLs) as they stand now.
+        let mut known: HashMap<String, SiteTemplates> = HashMap::new();
+        for it in &chunk {
+            if let Item::Page(r) = it {
+                if let Some(site) = r.url.as_ref().map(|u| url_site(u, &r.input)) {
+                    if let std::collections::hash_map::Entry::Vacant(e) = known.entry(site) {
+                        let t = self.site(e.key())?.templates.clone();
+                        e.insert(t);
+                    }
+                }
+            }
+        }
+        let mut indexes: RefIndexes<'_> = HashMap::new();
+        index_references(known.values().flat_map(|t| t.iter()), &mut indexes);
+        let resume_from = self.resume_from;
+        let hybex = TemplateConfig::hybex();
+        self.read += chunk.len() as u64;
+        let steps: Vec<Step> = chunk
+            .into_par_iter()
+            .map(|it| {
+                let r = match it {
+                    Item::Page(r) => r,
+                    Item::Failed {
+                        seq,
+                        input,
+                        url,
+                        error,
+                    } => {
+                        if seq < resume_from {
+                            return Step::Skip(seq, None);
+                        }
+                        return Step::Done(failed(seq, input, url, error), None);
+                    }
+                };
+                if !use_templates && r.seq < resume_from {
+                    return Step::Skip(r.seq, None);
+                }
+                let doc = config.method.parse(&r.body, r.charset.as_deref());
+                let by_url = r.url.as_ref().map(|u| url_site(u, &r.input));
+                let site = match &by_url {
+                    Some(s) => s.clone(),
+                    None => site_key(None, &doc, &r.input),
+                };
+                let print = Fingerprint::of(&doc);
+                let among = by_url.as_ref().and_then(|s| known.get(s));
+                let cluster = among.and_then(|t| nearest_cluster(t, &print, config));
+                if cluster.is_some() || !use_templates {
+                    if r.seq < resume_from {
+                        return Step::Skip(r.seq, Some(site));
+                    }
+                    let page = ApplyPage {
+                        doc,
+                        site,
+                        print,
+                        cluster,
+                    };
+                    let refs = page
+                        .cluster
+                        .as_ref()
+                        .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
+                    let done = apply_one(&r, &page, refs, config, &hybex);
+                    let ApplyPage {
+                        site,
+                        print,
+                        cluster,
+                        ..
+                    } = page;
+                    let matched = match (cluster, among) {
+                        (Some(cluster), Some(among)) => Some(Box::new(Matched {
+                            rec: r,
+                            site,
+                            print,
+                            cluster,
+                            among: among.clone(),
+                        })),
+                        _ => None,
+                    };
+                    return Step::Done(done, matched);
+                }
+                Step::Parsed(Box::new(Parsed {
+                    rec: r,
+                    doc,
+                    site,
+                    print,
+                }))
+            })
+            .collect();
+        drop(indexes);
+        drop(known);
+        let mut apply: Vec<(RecordIn, ApplyPage)> = Vec::new();
+        for step in steps {
+            let seq = match step {
+                Step::Done(rec, matched) => {
+                    let seq = rec.seq;
+                    match matched {
+                        Some(m) => {
+                            self.touch(&m.site, seq)?;
+                            self.settle_match(*m, rec, &mut apply)?
+                        }
+                        None => {
+                            if use_templates {
+                                if let Some(site) = &rec.site {
+                                    self.touch(site, seq)?;
+                                }
+                            }
+                            self.ready.insert(seq, rec);
+                        }
+                    }
+                    seq
+                }
+                Step::Skip(seq, site) => {
+                    if let Some(site) = site {
+                        self.touch(&site, seq)?;
+                    }
+                    seq
+                }
+                Step::Parsed(p) => {
+                    let seq = p.rec.seq;
+                    self.touch(&p.site, seq)?;
+                    self.absorb(*p, &mut apply)?;
+                    seq
+                }
+            };
+            self.hold_bounds(seq, &mut apply)?;
+        }
+        self.apply_pages(apply);
+        self.flush(out)?;
+        self.park_idle_sites();
+        Ok(())
+    }
+
+    /// A page applied in the parallel step: its output stands unless its site has learned
+    /// a nearer template since the chunk started (then it is parsed and applied again).
+    fn settle_match(
+        &mut self,
+        m: Matched,
+        done: OutRecord,
+        apply: &mut Vec<(RecordIn, ApplyPage)>,
+    ) -> Result<(), BatchError> {
+        let config = self.config;
+        let current = self.site(&m.site)?.templates.clone();
+        let cluster = if Arc::ptr_eq(&current, &m.among) {
+            m.cluster
+        } else {
+            match nearest_cluster(&current, &m.print, config) {
+                Some(c) if Arc::ptr_eq(&c, &m.cluster) => c,
+                other => {
+                    let doc = config.method.parse(&m.rec.body, m.rec.charset.as_deref());
+                    if let Some(c) = &other {
+                        self.note_used(&m.site, c);
+                    }
+                    apply.push((
+                        m.rec,
+                        ApplyPage {
+                            doc,
+                            site: m.site,
+                            print: m.print,
+                            cluster: other,
+                        },
+                    ));
+                    return Ok(());
+                }
+            }
+        };
+        self.note_used(&m.site, &cluster);
+        self.ready.insert(done.seq, done);
+        Ok(())
+    }
+
+    /// A page of `site` at position `seq` was read.
+    fn touch(&mut self, site: &str, seq: u64) -> Result<(), StoreError> {
+        let st = self.site(site)?;
+        st.pages += 1;
+        let before = st.last_seen;
+        st.last_seen = seq;
+        if st.waiting_since.is_some() {
+            self.quiet.remove(&before);
+            self.quiet.insert(seq, site.to_string());
+        }
+        Ok(())
+    }
+
+    fn note_used(&mut self, site: &str, c: &ClusterTemplate) {
+        if c.stored && !self.reused.contains(&(site.to_string(), c.number)) {
+            self.reused.insert((site.to_string(), c.number));
+        }
+    }
+
+    /// A page no template matched when its chunk started: applied if its site has learned
+    /// a matching template since, else added to the site's round.
+    fn absorb(
+        &mut self,
+        p: Parsed,
+        apply: &mut Vec<(RecordIn, ApplyPage)>,
+    ) -> Result<(), BatchError> {
+        let config = self.config;
+        let write = p.rec.seq >= self.resume_from;
+        let st = self.site(&p.site)?;
+        if let Some(c) = nearest_cluster(&st.templates, &p.print, config) {
+            if write {
+                self.note_used(&p.site, &c);
+                apply.push((
+                    p.rec,
+                    ApplyPage {
+                        doc: p.doc,
+                        site: p.site,
+                        print: p.print,
+                        cluster: Some(c),
+                    },
+                ));
+            }
+            return Ok(());
+        }
+        let seq = p.rec.seq;
+        let starts = st.waiting_since.is_none();
+        if starts {
+            st.waiting_since = Some(seq);
+        }
+        let last_seen = st.last_seen;
+        let at = st.admission.admit();
+        // What the page teaches is taken when the round ends, from the sample's pages only;
+        // a page that is not written does not keep its parse, so it gives it now.
+        let keys = (at.is_some() && !write).then(|| config.method.keys(&p.doc, config));
+        let bytes = p.print.len() * 8 + p.rec.body.len();
+        let docs = if write { doc_bytes(&p.doc) } else { 0 };
+        // A page that is not written is kept only as a possible HybEx reference.
+        let rec = (write || (at.is_some() && config.method == LearnMethod::HybEx)).then_some(p.rec);
+        st.round.push(RoundPage {
+            at,
+            sample: SampledPage {
+                print: p.print,
+                keys,
+            },
+            rec,
+            doc: write.then_some(p.doc),
+            bytes,
+        });
+        st.bytes += bytes;
+        st.doc_bytes += docs;
+        self.held += bytes;
+        self.held_docs += docs;
+        if starts {
+            self.rounds.insert(seq, p.site.clone());
+            self.quiet.insert(last_seen, p.site);
+        }
+        Ok(())
+    }
+
+    /// After record `seq`: end the rounds whose sites went quiet, that have waited too
+    /// long or that hold too much; past the memory budget, waiting pages give up their
+    /// parse first (they are parsed again when applied).
+    fn hold_bounds(
+        &mut self,
+        seq: u64,
+        apply: &mut Vec<(RecordIn, ApplyPage)>,
+    ) -> Result<(), BatchError> {
+        let window = self.config.window.max(1) as u64;
+        let quiet = self.config.quiet.max(1) as u64;
+        loop {
+            let late = self
+                .rounds
+                .first_key_value()
+                .filter(|(first, _)| seq.saturating_sub(**first) >= window)
+                .map(|(_, s)| (s.clone(), RoundEnd::Window));
+            let idle = || {
+                self.quiet
+                    .first_key_value()
+                    .filter(|(last, _)| seq.saturating_sub(**last) >= quiet)
+                    .map(|(_, s)| (s.clone(), RoundEnd::Quiet))
+            };
+            match late.or_else(idle) {
+                Some((site, why)) => self.end_round(&site, why, apply)?,
+                None => break,
+            }
+        }
+        let budget = self.config.sample_memory;
+        if self.held + self.held_docs > budget {
+            self.drop_docs(budget);
+        }
+        while self.held > budget {
+            if let Some((_, site)) = self.rounds.first_key_value() {
+                let site = site.clone();
+                self.end_round(&site, RoundEnd::Memory, apply)?;
+                continue;
+            }
+            // Only pages kept from earlier rounds are held: the site with the fewest pages
+            // gives them up.
+            let victim = self
+                .sites
+                .iter()
+                .filter(|(_, st)| st.bytes > 0)
+                .min_by(|a, b| a.1.pages.cmp(&b.1.pages).then(a.0.cmp(b.0)))
+                .map(|(s, _)| s.clone());
+            let Some(v) = victim else { break };
+            let st = self.sites.get_mut(&v).expect("victim exists");
+            self.held = self.held.saturating_sub(st.bytes);
+            st.bytes = 0;
+            st.round.clear();
+            self.summary.evicted += 1;
+            tracing::warn!(site = %v, "sample memory full: the site's kept pages are dropped");
+        }
+        Ok(())
+    }
+
+    /// Drop parsed pages of the rounds, newest rounds first, until the rounds fit in
+    /// `budget`. Only speed depends on it: a page without its parse is parsed again.
+    fn drop_docs(&mut self, budget: usize) {
+        let order: Vec<String> = self.rounds.values().rev().cloned().collect();
+        for site in order {
+            if self.held + self.held_docs <= budget {
+                break;
+            }
+            let Some(st) = self.sites.get_mut(&site) else {
+                continue;
+            };
+            for p in st.round.iter_mut().rev() {
+                if self.held + self.held_docs <= budget {
+                    break;
+                }
+                if let Some(doc) = p.doc.take() {
+                    if p.at.is_some() && p.sample.keys.is_none() {
+                        p.sample.keys = Some(self.config.method.keys(&doc, self.config));
+                    }
+                    let b = doc_bytes(&doc);
+                    st.doc_bytes -= b;
+                    self.held_docs -= b;
+                }
+            }
+        }
+    }
+
+    /// End `site`'s round: cluster its pages against the site's templates, learn and store
+    /// the new clusters with enough pages, and queue the round's pages to be applied. Pages
+    /// of clusters too small stay (fingerprints and keys only) for the next round.
+    fn end_round(
+        &mut self,
+        site: &str,
+        why: RoundEnd,
+        apply: &mut Vec<(RecordIn, ApplyPage)>,
+    ) -> Result<(), BatchError> {
+        let t0 = Instant::now();
+        let config = self.config;
+        let Some(st) = self.sites.get_mut(site) else {
+            return Ok(());
+        };
+        if let Some(w) = st.waiting_since.take() {
+            self.rounds.remove(&w);
+            self.quiet.remove(&st.last_seen);
+        }
+        self.held = self.held.saturating_sub(st.bytes);
+        self.held_docs = self.held_docs.saturating_sub(st.doc_bytes);
+        st.bytes = 0;
+        st.doc_bytes = 0;
+        let mut round = std::mem::take(&mut st.round);
+        let admission = std::mem::replace(&mut st.admission, Admission::new(config.site_sample));
+        round
+            .par_iter_mut()
+            .filter(|p| admission.keeps(p.at) && p.sample.keys.is_none())
+            .for_each(|p| {
+                p.sample.keys = p.doc.as_ref().map(|d| config.method.keys(d, config));
+            });
+        tracing::debug!(site, pages = round.len(), ?why, "learning round ends");
+        if why == RoundEnd::Memory {
+            self.summary.evicted += 1;
+        }
+        let (new, small, too_small) = learn_round(site, &round, &admission, st, config);
+        if !new.is_empty() {
+            let mut all: Vec<Arc<ClusterTemplate>> = st.templates.iter().cloned().collect();
+            all.extend(new.iter().map(|t| {
+                Arc::new(ClusterTemplate {
+                    number: t.cluster,
+                    core: t.core.clone(),
+                    method: t.model.method(),
+                    stored: false,
+                    prepared: prepare(t.model.clone()),
+                })
+            }));
+            st.next_cluster = new.iter().map(|t| t.cluster + 1).max().unwrap_or(0);
+            st.templates = Arc::new(all);
+        }
+        let mut kept = Vec::new();
+        for (p, small) in round.into_iter().zip(small) {
+            if small {
+                kept.push(SampledPage {
+                    print: p.sample.print.clone(),
+                    keys: p.sample.keys.clone(),
+                });
+            }
+            if let Some(rec) = p.rec.filter(|r| r.seq >= self.resume_from) {
+                let doc = match p.doc {
+                    Some(d) => d,
+                    None => config.method.parse(&rec.body, rec.charset.as_deref()),
+                };
+                let cluster = nearest_cluster(&st.templates, &p.sample.print, config);
+                apply.push((
+                    rec,
+                    ApplyPage {
+                        doc,
+                        site: site.to_string(),
+                        print: p.sample.print,
+                        cluster,
+                    },
+                ));
+            }
+        }
+        // A site of many one-off layouts would otherwise fill every round with old pages.
+        let cap = config.site_sample / 2;
+        if kept.len() > cap {
+            kept.drain(..kept.len() - cap);
+        }
+        st.round = kept
+            .into_iter()
+            .map(|sample| RoundPage {
+                at: st.admission.admit(),
+                bytes: (sample.keys.as_ref().map_or(0, Vec::len) + sample.print.len()) * 8,
+                sample,
+                rec: None,
+                doc: None,
+            })
+            .collect();
+        st.bytes = st.round.iter().map(|p| p.bytes).sum();
+        self.held += st.bytes;
+        let inserted = self
+            .store
+            .save_learned(site, &new, config.relearn, &self.key)?;
+        self.summary.learned += inserted;
+        self.summary.too_small += too_small;
+        self.learn_time += t0.elapsed();
+        Ok(())
+    }
+
+    /// Apply templates to the queued pages in parallel.
+    fn apply_pages(&mut self, apply: Vec<(RecordIn, ApplyPage)>) {
+        if apply.is_empty() {
+            return;
+        }
+        let config = self.config;
+        let hybex = TemplateConfig::hybex();
+        // The clusters are held here: the indexes borrow their reference pages.
+        let chosen: Vec<Arc<ClusterTemplate>> = apply
+            .iter()
+            .filter_map(|(_, p)| p.cluster.clone())
+            .collect();
+        let mut indexes: RefIndexes<'_> = HashMap::new();
+        index_references(chosen.iter(), &mut indexes);
+        let done: Vec<OutRecord> = apply
+            .into_par_iter()
+            .map(|(r, page)| {
+                let refs = page
+                    .cluster
+                    .as_ref()
+                    .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
+                apply_one(&r, &page, refs, config, &hybex)
+            })
+            .collect();
+        for r in done {
+            self.ready.insert(r.seq, r);
+        }
+    }
+
+    /// Write the outputs that are next in record order.
+    fn flush(&mut self, out: &mut OutputFile) -> Result<(), BatchError> {
+        let mut wrote = false;
+        while let Some(entry) = self.ready.first_entry() {
+            if *entry.key() != self.next_out {
+                break;
+            }
+            let r = entry.remove();
+            if r.error.is_some() {
+                self.summary.errors += 1;
+            }
+            if let Some(m) = &r.method {
+                *self.summary.methods.entry(m.clone()).or_insert(0) += 1;
+            }
+            out.write(&r)?;
+            self.summary.written += 1;
+            self.next_out += 1;
+            wrote = true;
+        }
+        if wrote {
+            out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Past `site_cache` sites in memory, the oldest idle ones leave (their templates are
+    /// in the store).
+    fn park_idle_sites(&mut self) {
+        let cap = self.config.site_cache.max(1);
+        let mut tries = self.site_order.len();
+        while self.sites.len() > cap && tries > 0 {
+            tries -= 1;
+            let Some(s) = self.site_order.pop_front() else {
+                break;
+            };
+            match self.sites.get(&s) {
+                Some(st) if st.round.is_empty() => {
+                    let next = st.next_cluster;
+                    self.sites.remove(&s);
+                    self.parked.insert(s, next);
+                }
+                Some(_) => self.site_order.push_back(s),
+                None => {}
+            }
+        }
+    }
+
+    /// The inputs ended: every round learns from what it has, the rest is written.
+    fn finish(&mut self, out: &mut OutputFile) -> Result<(), BatchError> {
+        let mut apply = Vec::new();
+        while let Some((_, site)) = self.rounds.first_key_value() {
+            let site = site.clone();
+            self.end_round(&site, RoundEnd::End, &mut apply)?;
+        }
+        self.apply_pages(apply);
+        self.flush(out)?;
+        match self.ready.first_key_value() {
+            Some((seq, _)) => Err(BatchError::Output(std::io::Error::other(format!(
+                "record {} has no output while {seq} has",
+                self.next_out
+            )))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Cluster a round's sample against the site's templates and learn the new clusters with at
+/// least `min_pages` sampled pages. Returns the new templates, which pages are in new clusters too
+/// small to learn, and how many such clusters there are.
+fn learn_round(
+    site: &str,
+    round: &[RoundPage],
+    admission: &Admission,
+    st: &SiteState,
+    config: &BatchConfig,
+) -> (Vec<NewTemplate>, Vec<bool>, usize) {
+    let mut clusterer = Clusterer::new(config.cluster);
+    for t in st.templates.iter() {
+        clusterer.add_known(t.core.clone());
+    }
+    let known = st.templates.len();
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); known];
+    // The round's sample is clustered; the other pages only wait for the templates.
+    let mut of = vec![None; round.len()];
+    for (i, p) in round.iter().enumerate() {
+        if !admission.keeps(p.at) {
+            continue;
+        }
+        let k = clusterer.add(&p.sample.print);
+        if k == members.len() {
+            members.push(Vec::new());
+        }
+        members[k].push(i);
+        of[i] = Some(k);
+    }
+    let mut small_cluster = vec![false; members.len()];
+    let mut next = st.next_cluster;
+    let (mut new, mut too_small) = (Vec::new(), 0);
+    for k in known..members.len() {
+        let m = &members[k];
+        if m.len() < config.min_pages.max(1) {
+            too_small += 1;
+            small_cluster[k] = true;
+            continue;
+        }
+        // At most `sample_pages` members, evenly spaced.
+        let take = config.sample_pages.clamp(1, m.len());
+        let keys: Vec<&[u64]> = (0..take)
+            .map(|j| {
+                round[m[j * m.len() / take]]
+                    .sample
+                    .keys
+                    .as_deref()
+                    .unwrap_or(&[])
+            })
+            .collect();
+        // HybEx references: members with their page, evenly spaced over the cluster.
+        let pool: Vec<ReferencePage> = if config.method == LearnMethod::HybEx {
+            let with: Vec<&RecordIn> = m.iter().filter_map(|&i| round[i].rec.as_ref()).collect();
+            let take = REFERENCE_POOL.min(with.len());
+            (0..take)
+                .map(|j| {
+                    let r = with[j * with.len() / take];
+                    ReferencePage {
+                        url: r.url.as_ref().map(|u| u.to_string()),
+                        body: r.body.clone(),
+                        charset: r.charset.clone(),
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        new.push(NewTemplate {
+            site: site.to_string(),
+            cluster: next,
+            pages: m.len(),
+            core: clusterer.clusters()[k].core.clone(),
+            model: learn_model(&keys, pool, config),
+        });
+        next += 1;
+    }
+    let small = of
+        .iter()
+        .map(|k| k.is_some_and(|k| small_cluster[k]))
+        .collect();
+    (new, small, too_small)
 }
 
 /// Chunks of records read on their own thread, so that reading and decompressing overlap
@@ -598,181 +1248,6 @@ fn chunked(
         }
         Ok(())
     })
-}
-
-fn learn(
-    inputs: &[BatchInput],
-    config: &BatchConfig,
-    store: &mut TemplateStore,
-    key: &str,
-    summary: &mut Summary,
-    progress: &dyn Fn(Progress),
-) -> Result<(), BatchError> {
-    let mut state = LearnState::default();
-    let mut n = 0u64;
-    // Admitted pages wait until a chunk's worth is ready: sampling admits few pages per
-    // chunk of a big site, and parsing them in full chunks keeps the threads busy.
-    let mut admitted: Vec<Admitted> = Vec::new();
-    // One batch is parsed on the pool while the next is read. Its pages join the samples
-    // exactly when the next batch goes out, so admission depends on the input alone, not on
-    // thread timing.
-    let mut in_flight: Option<std::sync::mpsc::Receiver<Vec<ParsedSample>>> = None;
-    let settle = |in_flight: &mut Option<std::sync::mpsc::Receiver<Vec<ParsedSample>>>,
-                  state: &mut LearnState,
-                  summary: &mut Summary| {
-        if let Some(rx) = in_flight.take() {
-            match wait_for(&rx) {
-                Some(parsed) => state.absorb(parsed, config, summary),
-                None => tracing::error!("a parsing task failed: its pages are not sampled"),
-            }
-        }
-    };
-    chunked(inputs, config.chunk, 0, &mut |chunk| {
-        n += chunk.len() as u64;
-        // Sites are known from URLs without parsing; pages without URL are parsed to find
-        // their canonical link.
-        for it in chunk {
-            if let Item::Page(r) = it {
-                // The same site as the apply phase gives the page (`site_key`).
-                let site = r.url.as_ref().map(|u| url_site(u, &r.input));
-                match site {
-                    Some(s) => {
-                        if let Some(at) = state.admit(&s, config) {
-                            admitted.push((r, Some((s, at))));
-                        }
-                    }
-                    None => admitted.push((r, None)),
-                }
-            }
-        }
-        if admitted.len() >= config.chunk {
-            settle(&mut in_flight, &mut state, summary);
-            let batch = std::mem::take(&mut admitted);
-            let (tx, rx) = std::sync::mpsc::sync_channel(1);
-            let (method, chunking) = (config.method, config.tablechunk.chunking);
-            rayon::spawn(move || {
-                // A panic in a spawned task would abort the process: it ends the task
-                // instead, and `settle` reports it.
-                let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    parse_admitted(batch, method, &chunking)
-                }));
-                if let Ok(parsed) = parsed {
-                    let _ = tx.send(parsed);
-                }
-            });
-            in_flight = Some(rx);
-        }
-        progress(Progress::Learning(n));
-        Ok(())
-    })?;
-    settle(&mut in_flight, &mut state, summary);
-    let last = parse_admitted(admitted, config.method, &config.tablechunk.chunking);
-    state.absorb(last, config, summary);
-    let LearnState {
-        sites, site_order, ..
-    } = state;
-    summary.records = n;
-    summary.sites = sites.len();
-    // Cluster each site's sample and learn the new clusters, sites in parallel.
-    let stored: Vec<Vec<crate::store::StoredTemplate>> = site_order
-        .iter()
-        .map(|s| {
-            if config.relearn {
-                Ok(Vec::new())
-            } else {
-                store.site_templates(s)
-            }
-        })
-        .collect::<Result<_, _>>()?;
-    let results: Vec<(Vec<NewTemplate>, usize, usize)> = site_order
-        .par_iter()
-        .zip(stored.par_iter())
-        .map(|(name, known)| learn_site(name, &sites[name], known, config))
-        .collect();
-    let mut new = Vec::new();
-    for (templates, reused, too_small) in results {
-        new.extend(templates);
-        summary.reused += reused;
-        summary.too_small += too_small;
-    }
-    summary.learned = new.len();
-    let relearned: Vec<String> = if config.relearn {
-        site_order.clone()
-    } else {
-        Vec::new()
-    };
-    let description = format!("{} inputs, {n} records", inputs.len());
-    store.save(&new, &relearned, Some((key, &description)))?;
-    tracing::info!(
-        learned = summary.learned,
-        reused = summary.reused,
-        too_small = summary.too_small,
-        "templates learned"
-    );
-    Ok(())
-}
-
-/// Cluster a site's sample (stored clusters first) and learn the new clusters with enough
-/// pages. Returns the new templates, the stored clusters the sample matched, and the new
-/// clusters too small to learn.
-fn learn_site(
-    site: &str,
-    sample: &SiteSample,
-    known: &[crate::store::StoredTemplate],
-    config: &BatchConfig,
-) -> (Vec<NewTemplate>, usize, usize) {
-    let mut clusterer = Clusterer::new(config.cluster);
-    for t in known {
-        clusterer.add_known(t.core.clone());
-    }
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); known.len()];
-    for (i, p) in sample.pages.items.iter().enumerate() {
-        let k = clusterer.add(&p.print);
-        if k == members.len() {
-            members.push(Vec::new());
-        }
-        members[k].push(i);
-    }
-    let reused = members[..known.len()]
-        .iter()
-        .filter(|m| !m.is_empty())
-        .count();
-    // Reference-pool candidates (spread per cluster as the sample came) go to the final
-    // cluster nearest to them.
-    let mut pools: Vec<Vec<ReferencePage>> = vec![Vec::new(); members.len()];
-    for b in sample.pools.iter().flat_map(|p| &p.items) {
-        let doc = parse_bytes_lean(&b.body, b.charset.as_deref());
-        let Some((k, _)) = clusterer.nearest(&Fingerprint::of(&doc)) else {
-            continue;
-        };
-        if pools[k].len() < REFERENCE_POOL {
-            pools[k].push(b.clone());
-        }
-    }
-    let mut next = known.iter().map(|t| t.cluster + 1).max().unwrap_or(0);
-    let (mut new, mut too_small) = (Vec::new(), 0);
-    for k in known.len()..members.len() {
-        let m = &members[k];
-        if m.len() < config.min_pages.max(1) {
-            too_small += 1;
-            continue;
-        }
-        // At most `sample_pages` members, evenly spaced.
-        let take = config.sample_pages.clamp(1, m.len());
-        let keys: Vec<&[u64]> = (0..take)
-            .map(|j| sample.pages.items[m[j * m.len() / take]].keys.as_slice())
-            .collect();
-        let core = clusterer.clusters()[k].core.clone();
-        new.push(NewTemplate {
-            site: site.to_string(),
-            cluster: next,
-            pages: m.len(),
-            core,
-            model: learn_model(&keys, std::mem::take(&mut pools[k]), config),
-        });
-        next += 1;
-    }
-    (new, reused, too_small)
 }
 
 fn learn_model(keys: &[&[u64]], pool: Vec<ReferencePage>, config: &BatchConfig) -> LearnedModel {
@@ -817,6 +1292,8 @@ struct ClusterTemplate {
     number: u32,
     core: Fingerprint,
     method: &'static str,
+    /// Learned by an earlier run (pages matching it count as reuse).
+    stored: bool,
     prepared: Prepared,
 }
 
@@ -845,43 +1322,6 @@ fn prepare(model: LearnedModel) -> Prepared {
                 sitelevel,
             }
         }
-    }
-}
-
-/// A bounded cache of sites' templates (first loaded, first evicted).
-struct TemplateCache {
-    map: HashMap<String, SiteTemplates>,
-    order: VecDeque<String>,
-    cap: usize,
-}
-
-impl TemplateCache {
-    fn get(&mut self, store: &TemplateStore, site: &str) -> Result<SiteTemplates, StoreError> {
-        if let Some(t) = self.map.get(site) {
-            return Ok(t.clone());
-        }
-        let t: SiteTemplates = Arc::new(
-            store
-                .site_templates(site)?
-                .into_iter()
-                .map(|t| {
-                    Arc::new(ClusterTemplate {
-                        number: t.cluster,
-                        core: t.core,
-                        method: t.model.method(),
-                        prepared: prepare(t.model),
-                    })
-                })
-                .collect(),
-        );
-        if self.map.len() >= self.cap.max(1) {
-            if let Some(old) = self.order.pop_front() {
-                self.map.remove(&old);
-            }
-        }
-        self.map.insert(site.to_string(), t.clone());
-        self.order.push_back(site.to_string());
-        Ok(t)
     }
 }
 
@@ -924,138 +1364,6 @@ fn index_references<'a>(
     }
 }
 
-/// The outcome of a record's parallel step in the apply phase: its output line, or (a page
-/// whose site only its canonical link tells) the parsed page, waiting for its templates.
-enum Applied {
-    Done(OutRecord),
-    Pending(RecordIn, ApplyPage),
-}
-
-fn apply(
-    inputs: &[BatchInput],
-    config: &BatchConfig,
-    store: &TemplateStore,
-    out: &mut OutputFile,
-    summary: &mut Summary,
-    progress: &dyn Fn(Progress),
-) -> Result<(), BatchError> {
-    let start = out.next_seq();
-    let mut cache = TemplateCache {
-        map: HashMap::new(),
-        order: VecDeque::new(),
-        cap: config.site_cache,
-    };
-    let hybex = TemplateConfig::hybex();
-    let total = summary.records;
-    let use_templates = config.method != LearnMethod::PageLevel;
-    chunked(inputs, config.chunk, start, &mut |chunk| {
-        // The templates of the chunk's sites (known from URLs) are looked up in record order;
-        // then each record is parsed, matched and applied in one parallel step, so that a
-        // page's DOM lives only while its own task runs.
-        let mut sites: HashMap<String, SiteTemplates> = HashMap::new();
-        if use_templates {
-            for it in &chunk {
-                if let Item::Page(r) = it {
-                    if let Some(site) = r.url.as_ref().map(|u| url_site(u, &r.input)) {
-                        if let std::collections::hash_map::Entry::Vacant(e) = sites.entry(site) {
-                            let t = cache.get(store, e.key())?;
-                            e.insert(t);
-                        }
-                    }
-                }
-            }
-        }
-        let mut indexes: RefIndexes<'_> = HashMap::new();
-        index_references(sites.values().flat_map(|t| t.iter()), &mut indexes);
-        let applied: Vec<Applied> = chunk
-            .into_par_iter()
-            .map(|it| {
-                let r = match it {
-                    Item::Page(r) => r,
-                    Item::Failed {
-                        seq,
-                        input,
-                        url,
-                        error,
-                    } => return Applied::Done(failed(seq, input, url, error)),
-                };
-                let doc = config.method.parse(&r.body, r.charset.as_deref());
-                let known = r.url.as_ref().map(|u| url_site(u, &r.input));
-                let waits = use_templates && known.is_none();
-                let site = known.unwrap_or_else(|| site_key(r.url.as_ref(), &doc, &r.input));
-                let print = Fingerprint::of(&doc);
-                let cluster = sites
-                    .get(&site)
-                    .and_then(|t| nearest_cluster(t, &print, config));
-                let page = ApplyPage {
-                    doc,
-                    site,
-                    print,
-                    cluster,
-                };
-                if waits {
-                    return Applied::Pending(r, page);
-                }
-                let refs = page
-                    .cluster
-                    .as_ref()
-                    .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
-                Applied::Done(apply_one(r, &page, refs, config, &hybex))
-            })
-            .collect();
-        drop(indexes);
-        // Pages without URL: their sites' templates now, then apply.
-        let mut recs: Vec<Option<OutRecord>> = Vec::with_capacity(applied.len());
-        let mut pending = Vec::new();
-        for a in applied {
-            match a {
-                Applied::Done(r) => recs.push(Some(r)),
-                Applied::Pending(r, page) => {
-                    pending.push((recs.len(), r, page));
-                    recs.push(None);
-                }
-            }
-        }
-        if !pending.is_empty() {
-            // The clusters are held here too: the indexes borrow their reference pages.
-            let mut chosen: Vec<Arc<ClusterTemplate>> = Vec::new();
-            for (_, _, page) in pending.iter_mut() {
-                let t = cache.get(store, &page.site)?;
-                page.cluster = nearest_cluster(&t, &page.print, config);
-                chosen.extend(page.cluster.clone());
-            }
-            let mut indexes: RefIndexes<'_> = HashMap::new();
-            index_references(chosen.iter(), &mut indexes);
-            let done: Vec<(usize, OutRecord)> = pending
-                .into_par_iter()
-                .map(|(i, r, page)| {
-                    let refs = page
-                        .cluster
-                        .as_ref()
-                        .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
-                    (i, apply_one(r, &page, refs, config, &hybex))
-                })
-                .collect();
-            for (i, r) in done {
-                recs[i] = Some(r);
-            }
-        }
-        for r in recs.iter().flatten() {
-            if r.error.is_some() {
-                summary.errors += 1;
-            }
-            if let Some(m) = &r.method {
-                *summary.methods.entry(m.clone()).or_insert(0) += 1;
-            }
-            out.write(r)?;
-            summary.written += 1;
-        }
-        out.flush()?;
-        progress(Progress::Applying(out.next_seq(), total));
-        Ok(())
-    })
-}
-
 fn failed(seq: u64, input: String, url: Option<String>, error: String) -> OutRecord {
     OutRecord {
         seq,
@@ -1072,7 +1380,7 @@ fn failed(seq: u64, input: String, url: Option<String>, error: String) -> OutRec
 }
 
 fn apply_one(
-    rec: RecordIn,
+    rec: &RecordIn,
     page: &ApplyPage,
     refs: Option<&Vec<MapIndex<'_>>>,
     config: &BatchConfig,
@@ -1149,8 +1457,8 @@ fn apply_one(
     };
     OutRecord {
         seq: rec.seq,
-        input: rec.input,
-        url: rec.url.map(|u| u.to_string()),
+        input: rec.input.clone(),
+        url: rec.url.as_ref().map(|u| u.to_string()),
         site: Some(page.site.clone()),
         cluster,
         method: Some(method),
@@ -1188,53 +1496,6 @@ pub fn template_share(doc: &Document, template: &[bool]) -> f64 {
 mod tests {
     use super::*;
     use crate::dom::parse_str;
-
-    #[test]
-    fn spread_samples_evenly_and_stays_bounded() {
-        let mut s = Spread::new(4);
-        for i in 0..100u32 {
-            s.offer(|| i);
-            assert!(s.items.len() <= 4);
-        }
-        // Kept items are multiples of the final stride, spread over the whole stream.
-        assert!(s.items.iter().all(|i| u64::from(*i) % s.stride == 0));
-        assert_eq!(s.items[0], 0);
-        assert!(*s.items.last().unwrap() >= 50, "{:?}", s.items);
-        let mut built = 0;
-        let mut t = Spread::new(2);
-        for i in 0..10 {
-            t.offer(|| {
-                built += 1;
-                i
-            });
-        }
-        assert!(built < 10, "items that are not kept are not built");
-    }
-
-    #[test]
-    fn spread_added_late_keeps_the_same_sample() {
-        // Pages parsed in the background join the sample after later pages were counted:
-        // the sample is the one of adding each page at once.
-        let mut now = Spread::new(8);
-        let mut late = Spread::new(8);
-        let mut waiting = Vec::new();
-        for i in 0..500u32 {
-            now.offer(|| i);
-            if let Some(at) = late.admit() {
-                waiting.push((at, i));
-            }
-            if waiting.len() == 5 {
-                for (at, item) in waiting.drain(..) {
-                    late.push(at, item);
-                }
-            }
-        }
-        for (at, item) in waiting.drain(..) {
-            late.push(at, item);
-        }
-        assert_eq!(now.items, late.items);
-        assert!(now.items.len() <= 8);
-    }
 
     #[test]
     fn sites_from_urls_canonical_links_and_directories() {

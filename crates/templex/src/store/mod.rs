@@ -257,6 +257,8 @@ pub struct StoredTemplate {
     pub core: Fingerprint,
     /// The model.
     pub model: LearnedModel,
+    /// Key of the batch run that learned it, if a run did.
+    pub run: Option<String>,
 }
 
 /// One line of `templex store list`.
@@ -344,6 +346,22 @@ impl TemplateStore {
                  learned_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
              );",
         )?;
+        // Templates name the run that learned them (an interrupted run resumes by learning
+        // again what it had learned, and must not store it twice); stores made before have
+        // no such column and gain it.
+        let has_run_column = conn
+            .prepare("SELECT 1 FROM pragma_table_info('templates') WHERE name = 'run'")?
+            .exists([])?;
+        if !has_run_column {
+            conn.execute_batch("ALTER TABLE templates ADD COLUMN run TEXT")?;
+        }
+        // Runs remember the last template stored before them.
+        let has_start_column = conn
+            .prepare("SELECT 1 FROM pragma_table_info('runs') WHERE name = 'start_id'")?
+            .exists([])?;
+        if !has_start_column {
+            conn.execute_batch("ALTER TABLE runs ADD COLUMN start_id INTEGER")?;
+        }
         let version: Option<String> = conn
             .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
                 r.get(0)
@@ -364,13 +382,49 @@ impl TemplateStore {
 
     /// The newest version of a site's templates, ordered by cluster.
     pub fn site_templates(&self, site: &str) -> Result<Vec<StoredTemplate>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, site, cluster, method, version, created_at, pages, core, params, model
+        self.query_templates(
+            "SELECT id, site, cluster, method, version, created_at, pages, core, params, model, run
              FROM templates
              WHERE site = ?1 AND version = (SELECT MAX(version) FROM templates WHERE site = ?1)
              ORDER BY cluster",
-        )?;
-        let rows = stmt.query_map(params![site], |r| {
+            params![site],
+        )
+    }
+
+    /// A site's templates as run `run` sees them when it has learned its clusters below
+    /// `below`: the newest version stored before the run began (unless `previous` is false:
+    /// a run that relearns), then the run's own clusters below `below`, ordered by cluster.
+    ///
+    /// A resumed run learns again what it had learned before the interruption and must see
+    /// the store as it was then, not with templates it stored later.
+    pub fn run_view(
+        &self,
+        site: &str,
+        run: &str,
+        previous: bool,
+        below: u32,
+    ) -> Result<Vec<StoredTemplate>, StoreError> {
+        self.query_templates(
+            "SELECT id, site, cluster, method, version, created_at, pages, core, params, model, run
+             FROM templates
+             WHERE site = ?1 AND (
+                 (?3 AND id <= (SELECT COALESCE(MAX(start_id), 0) FROM runs WHERE key = ?2)
+                     AND version = (
+                         SELECT MAX(version) FROM templates WHERE site = ?1
+                         AND id <= (SELECT COALESCE(MAX(start_id), 0) FROM runs WHERE key = ?2)))
+                 OR (run = ?2 AND cluster < ?4))
+             ORDER BY cluster",
+            params![site, run, previous, below],
+        )
+    }
+
+    fn query_templates(
+        &self,
+        sql: &str,
+        args: impl rusqlite::Params,
+    ) -> Result<Vec<StoredTemplate>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(sql)?;
+        let rows = stmt.query_map(args, |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, String>(1)?,
@@ -382,11 +436,13 @@ impl TemplateStore {
                 r.get::<_, Vec<u8>>(7)?,
                 r.get::<_, String>(8)?,
                 r.get::<_, Vec<u8>>(9)?,
+                r.get::<_, Option<String>>(10)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, site, cluster, method, version, created_at, pages, core, params, model) = row?;
+            let (id, site, cluster, method, version, created_at, pages, core, params, model, run) =
+                row?;
             let corrupt = |why: String| StoreError::Corrupt {
                 site: site.clone(),
                 cluster,
@@ -403,9 +459,84 @@ impl TemplateStore {
                 pages: pages as usize,
                 core: Fingerprint(core),
                 model,
+                run,
             });
         }
         Ok(out)
+    }
+
+    /// Store the templates run `run` learned for one site, in one transaction; returns how
+    /// many were new. They join
+    /// the version the run already stored for the site; else a new version when the site
+    /// had none or `new_version` (a relearning run), else the newest. Clusters the run has
+    /// stored already (a resumed run learning them again) are left as they are.
+    pub fn save_learned(
+        &mut self,
+        site: &str,
+        templates: &[NewTemplate],
+        new_version: bool,
+        run: &str,
+    ) -> Result<usize, StoreError> {
+        if templates.is_empty() {
+            return Ok(0);
+        }
+        let mut inserted = 0;
+        let tx = self.conn.transaction()?;
+        {
+            let own: Option<i64> = tx.query_row(
+                "SELECT MAX(version) FROM templates WHERE site = ?1 AND run = ?2",
+                params![site, run],
+                |r| r.get(0),
+            )?;
+            let version = match own {
+                Some(v) => v,
+                None => {
+                    let max: i64 = tx.query_row(
+                        "SELECT COALESCE(MAX(version), 0) FROM templates WHERE site = ?1",
+                        params![site],
+                        |r| r.get(0),
+                    )?;
+                    if max == 0 || new_version {
+                        max + 1
+                    } else {
+                        max
+                    }
+                }
+            };
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO templates (site, cluster, method, version, pages, core, params, model, run)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+                 WHERE NOT EXISTS
+                     (SELECT 1 FROM templates WHERE site = ?1 AND cluster = ?2 AND run = ?9)",
+            )?;
+            for t in templates {
+                let (params_json, blob) = t.model.encode();
+                inserted += insert.execute(params![
+                    site,
+                    t.cluster,
+                    t.model.method(),
+                    version,
+                    t.pages as i64,
+                    u64s_to_blob(&t.core.0),
+                    params_json,
+                    blob,
+                    run
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(inserted)
+    }
+
+    /// Record that run `key` has started (once: a resumed run keeps its first record): its
+    /// output can be resumed with this store, which it sees as it is now.
+    pub fn begin_run(&mut self, key: &str, description: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT OR IGNORE INTO runs (key, description, start_id)
+             VALUES (?1, ?2, (SELECT COALESCE(MAX(id), 0) FROM templates))",
+            params![key, description],
+        )?;
+        Ok(())
     }
 
     /// Store templates learned by one run, as the next version of each site when the site
@@ -466,7 +597,7 @@ impl TemplateStore {
         Ok(())
     }
 
-    /// Whether a run with this key has finished learning.
+    /// Whether a run with this key has started with this store (see [`Self::begin_run`]).
     pub fn has_run(&self, key: &str) -> Result<bool, StoreError> {
         Ok(self
             .conn
@@ -606,6 +737,84 @@ mod tests {
         };
         assert_eq!(s.prune(&site).unwrap(), 1);
         assert!(s.site_templates("b.example").unwrap().is_empty());
+    }
+
+    #[test]
+    fn runs_see_the_store_as_it_was_and_store_once() {
+        let mut s = TemplateStore::in_memory().unwrap();
+        s.save(&[tpl("a.example", 0, vec![1])], &[], None).unwrap();
+        assert!(!s.has_run("r").unwrap());
+        s.begin_run("r", "test").unwrap();
+        assert!(s.has_run("r").unwrap());
+        // A new cluster joins the site's version; stored again, nothing changes.
+        let new = [tpl("a.example", 1, vec![2])];
+        assert_eq!(s.save_learned("a.example", &new, false, "r").unwrap(), 1);
+        assert_eq!(s.save_learned("a.example", &new, false, "r").unwrap(), 0);
+        let all = s.site_templates("a.example").unwrap();
+        assert_eq!(all.len(), 2);
+        assert!(all.iter().all(|t| t.version == 1));
+        assert_eq!(all[1].run.as_deref(), Some("r"));
+        // The run's own clusters below `below` only; another run sees everything.
+        let clusters = |v: Vec<StoredTemplate>| v.iter().map(|t| t.cluster).collect::<Vec<_>>();
+        assert_eq!(
+            clusters(s.run_view("a.example", "r", true, 0).unwrap()),
+            [0]
+        );
+        assert_eq!(
+            clusters(s.run_view("a.example", "r", true, 2).unwrap()),
+            [0, 1]
+        );
+        s.begin_run("p", "test").unwrap();
+        assert_eq!(
+            clusters(s.run_view("a.example", "p", true, 0).unwrap()),
+            [0, 1]
+        );
+        // A relearning run starts a new version, sees none of the old one, and its later
+        // rounds join its version.
+        s.begin_run("q", "test").unwrap();
+        assert!(s.run_view("a.example", "q", false, 0).unwrap().is_empty());
+        s.save_learned("a.example", &[tpl("a.example", 0, vec![3])], true, "q")
+            .unwrap();
+        s.save_learned("a.example", &[tpl("a.example", 1, vec![4])], true, "q")
+            .unwrap();
+        let latest = s.site_templates("a.example").unwrap();
+        assert_eq!(clusters(latest.clone()), [0, 1]);
+        assert!(latest.iter().all(|t| t.version == 2));
+        assert_eq!(
+            clusters(s.run_view("a.example", "q", false, 1).unwrap()),
+            [0]
+        );
+        // Run r, resumed, still sees version 1 (other runs') and its own cluster.
+        let view = s.run_view("a.example", "r", true, 2).unwrap();
+        assert!(view.iter().all(|t| t.version == 1), "{view:?}");
+    }
+
+    #[test]
+    fn stores_without_run_column_gain_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE templates (
+                     id INTEGER PRIMARY KEY, site TEXT NOT NULL, cluster INTEGER NOT NULL,
+                     method TEXT NOT NULL, version INTEGER NOT NULL,
+                     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+                     pages INTEGER NOT NULL, core BLOB NOT NULL, params TEXT NOT NULL,
+                     model BLOB NOT NULL, UNIQUE (site, version, cluster));",
+            )
+            .unwrap();
+        }
+        let mut s = TemplateStore::open(&path).unwrap();
+        s.save(&[tpl("a.example", 0, vec![1])], &[], None).unwrap();
+        let t = s.site_templates("a.example").unwrap();
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].run, None);
+        drop(s);
+        // Opening again finds the columns there.
+        let mut s = TemplateStore::open(&path).unwrap();
+        s.begin_run("r", "test").unwrap();
+        assert_eq!(s.run_view("a.example", "r", true, 0).unwrap().len(), 1);
     }
 
     #[test]
