@@ -1476,7 +1476,7 @@ pub fn template_share(doc: &Document, template: &[bool]) -> f64 {
     let (mut all, mut tpl) = (0usize, 0usize);
     for id in crate::extract::visible_descendants(doc, body) {
         if let Some(t) = doc.text(id) {
-            let w = t.split_whitespace().count();
+            let w = count_words(t);
             all += w;
             // Methods mark elements (the scoring unit); a text node is its element's.
             let at = |i: NodeId| template.get(i.index()).copied().unwrap_or(false);
@@ -1492,9 +1492,49 @@ pub fn template_share(doc: &Document, template: &[bool]) -> f64 {
     }
 }
 
+/// `t.split_whitespace().count()`, without decoding ASCII (most text): every page's words
+/// are counted for its template share.
+fn count_words(t: &str) -> usize {
+    let b = t.as_bytes();
+    let (mut words, mut in_word, mut i) = (0, false, 0);
+    while i < b.len() {
+        let (space, len) = match b[i] {
+            c @ 0..0x80 => (matches!(c, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r'), 1),
+            _ => t[i..]
+                .chars()
+                .next()
+                .map_or((false, 1), |c| (c.is_whitespace(), c.len_utf8())),
+        };
+        if space {
+            in_word = false;
+        } else if !in_word {
+            in_word = true;
+            words += 1;
+        }
+        i += len;
+    }
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_words_like_split_whitespace() {
+        for t in [
+            "",
+            " ",
+            "a",
+            " a  b\tc\n",
+            "x\u{a0}y\u{3000}z\u{2003}",
+            "\u{b}v\u{c}f\rr",
+            "naïve café — 日本語 テキスト",
+            "\u{85}next\u{2028}line\u{200b}zero",
+        ] {
+            assert_eq!(count_words(t), t.split_whitespace().count(), "{t:?}");
+        }
+    }
     use crate::dom::parse_str;
 
     #[test]
