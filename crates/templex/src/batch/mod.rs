@@ -328,10 +328,8 @@ struct SiteState {
     waiting_since: Option<u64>,
     /// The round's sample: which of its pages it learns from.
     admission: Admission,
-    /// Bytes the round holds, parsed pages not counted (see [`RoundPage::bytes`]).
+    /// Bytes the round holds (see [`RoundPage::bytes`]).
     bytes: usize,
-    /// Bytes of the parsed pages the round holds.
-    doc_bytes: usize,
     /// Pages of the site read so far.
     pages: u64,
     /// Position of the site's last page.
@@ -462,7 +460,6 @@ pub fn run(
         rounds: BTreeMap::new(),
         quiet: BTreeMap::new(),
         held: 0,
-        held_docs: 0,
         ready: BTreeMap::new(),
         next_out: resume_from,
         reused: HashSet::new(),
@@ -542,10 +539,8 @@ struct Engine<'a> {
     rounds: BTreeMap<u64, String>,
     /// The same sites, by their last page.
     quiet: BTreeMap<u64, String>,
-    /// Bytes held by all rounds, parsed pages not counted.
+    /// Bytes held by all rounds.
     held: usize,
-    /// Bytes of the parsed pages the rounds hold.
-    held_docs: usize,
     /// Outputs waiting for the records before them.
     ready: BTreeMap<u64, OutRecord>,
     next_out: u64,
@@ -598,7 +593,6 @@ impl Engine<'_> {
                     waiting_since: None,
                     admission: Admission::new(self.config.site_sample),
                     bytes: 0,
-                    doc_bytes: 0,
                     pages: 0,
                     last_seen: 0,
                 },
@@ -838,10 +832,16 @@ impl Engine<'_> {
         // What the page teaches is taken when the round ends, from the sample's pages only;
         // a page that is not written does not keep its parse, so it gives it now.
         let keys = (at.is_some() && !write).then(|| config.method.keys(&p.doc, config));
-        let bytes = p.print.len() * 8 + p.rec.body.len();
-        let docs = if write { doc_bytes(&p.doc) } else { 0 };
+        // The body stays only where HybEx reads it (references, a page's own hash).
+        let hybex = config.method == LearnMethod::HybEx;
+        let mut rec = p.rec;
+        if !hybex {
+            rec.body = Vec::new();
+        }
+        // Counted as if held, so that a resumed run ends its rounds where this one does.
+        let bytes = p.print.len() * 8 + rec.body.len() + doc_bytes(&p.doc);
         // A page that is not written is kept only as a possible HybEx reference.
-        let rec = (write || (at.is_some() && config.method == LearnMethod::HybEx)).then_some(p.rec);
+        let rec = (write || (at.is_some() && hybex)).then_some(rec);
         st.round.push(RoundPage {
             at,
             sample: SampledPage {
@@ -853,9 +853,7 @@ impl Engine<'_> {
             bytes,
         });
         st.bytes += bytes;
-        st.doc_bytes += docs;
         self.held += bytes;
-        self.held_docs += docs;
         if starts {
             self.rounds.insert(seq, p.site.clone());
             self.quiet.insert(last_seen, p.site);
@@ -864,8 +862,7 @@ impl Engine<'_> {
     }
 
     /// After record `seq`: end the rounds whose sites went quiet, that have waited too
-    /// long or that hold too much; past the memory budget, waiting pages give up their
-    /// parse first (they are parsed again when applied).
+    /// long or that hold too much.
     fn hold_bounds(
         &mut self,
         seq: u64,
@@ -890,11 +887,7 @@ impl Engine<'_> {
                 None => break,
             }
         }
-        let budget = self.config.sample_memory;
-        if self.held + self.held_docs > budget {
-            self.drop_docs(budget);
-        }
-        while self.held > budget {
+        while self.held > self.config.sample_memory {
             if let Some((_, site)) = self.rounds.first_key_value() {
                 let site = site.clone();
                 self.end_round(&site, RoundEnd::Memory, apply)?;
@@ -919,33 +912,6 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// Drop parsed pages of the rounds, newest rounds first, until the rounds fit in
-    /// `budget`. Only speed depends on it: a page without its parse is parsed again.
-    fn drop_docs(&mut self, budget: usize) {
-        let order: Vec<String> = self.rounds.values().rev().cloned().collect();
-        for site in order {
-            if self.held + self.held_docs <= budget {
-                break;
-            }
-            let Some(st) = self.sites.get_mut(&site) else {
-                continue;
-            };
-            for p in st.round.iter_mut().rev() {
-                if self.held + self.held_docs <= budget {
-                    break;
-                }
-                if let Some(doc) = p.doc.take() {
-                    if p.at.is_some() && p.sample.keys.is_none() {
-                        p.sample.keys = Some(self.config.method.keys(&doc, self.config));
-                    }
-                    let b = doc_bytes(&doc);
-                    st.doc_bytes -= b;
-                    self.held_docs -= b;
-                }
-            }
-        }
-    }
-
     /// End `site`'s round: cluster its pages against the site's templates, learn and store
     /// the new clusters with enough pages, and queue the round's pages to be applied. Pages
     /// of clusters too small stay (fingerprints and keys only) for the next round.
@@ -965,9 +931,7 @@ impl Engine<'_> {
             self.quiet.remove(&st.last_seen);
         }
         self.held = self.held.saturating_sub(st.bytes);
-        self.held_docs = self.held_docs.saturating_sub(st.doc_bytes);
         st.bytes = 0;
-        st.doc_bytes = 0;
         let mut round = std::mem::take(&mut st.round);
         let admission = std::mem::replace(&mut st.admission, Admission::new(config.site_sample));
         round
@@ -1003,11 +967,8 @@ impl Engine<'_> {
                     keys: p.sample.keys.clone(),
                 });
             }
-            if let Some(rec) = p.rec.filter(|r| r.seq >= self.resume_from) {
-                let doc = match p.doc {
-                    Some(d) => d,
-                    None => config.method.parse(&rec.body, rec.charset.as_deref()),
-                };
+            // Pages to write hold their parse (the rest have no `doc`).
+            if let (Some(rec), Some(doc)) = (p.rec, p.doc) {
                 let cluster = nearest_cluster(&st.templates, &p.sample.print, config);
                 apply.push((
                     rec,
