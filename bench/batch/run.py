@@ -10,7 +10,8 @@ gold key pages, both scored with the AEB shingle metric against the gold content
 same scorer as bench/peers/run.py's devgold set).
 
 --throughput: a WARC of all site mirrors (`templex warc --data`), repeated under new host
-names for 2x and 4x; for each scale, wall time and peak memory (max RSS of the process) of
+names for 2x and 4x (with --same-sites: the same WARC 2 and 4 times over, the same sites
+with more pages); for each scale, wall time and peak memory (max RSS of the process) of
 `templex batch`, and trafilatura and resiliparse reading the same WARC (FastWARC) and
 extracting every page, in as many worker processes as templex has threads; each `--repeat`
 times, interleaved, median reported. Pages per second, same run.
@@ -159,15 +160,26 @@ def _phases(stderr):
     return (float(m.group(1)), float(m.group(2))) if m else (None, None)
 
 
-def throughput(ddir, work, scales, workers, peer_names, repeat, batch_args, once=("trafilatura",)):
+def throughput(ddir, work, scales, workers, peer_names, repeat, batch_args, once=("trafilatura",),
+               same_sites=False):
     """Each scale: templex and every peer `repeat` times, interleaved (the machine's load
     drifts; interleaving spreads it evenly); the median run of each is reported. Peers in
-    `once` (tens of times slower) run once."""
+    `once` (tens of times slower) run once. A scale k is the corpus k times under new host
+    names (new sites, all learned), or with `same_sites` the 1x WARC k times over (the same
+    sites with k times the pages: what a crawl of bigger sites looks like)."""
     binary = templex_bin()
     results = []
     for k in scales:
-        warc = work / f"sites-x{k}.warc.gz"
-        sh([binary, "warc", "--data", ddir, "--copies", k, "--out", warc], stderr=subprocess.DEVNULL)
+        if same_sites:
+            one = work / "sites-x1.warc.gz"
+            if not one.exists():
+                sh([binary, "warc", "--data", ddir, "--out", one], stderr=subprocess.DEVNULL)
+            warc = work / f"same-x{k}.warc.gz"
+            # gzip members concatenate: k copies of the file are one WARC.
+            warc.write_bytes(one.read_bytes() * k)
+        else:
+            warc = work / f"sites-x{k}.warc.gz"
+            sh([binary, "warc", "--data", ddir, "--copies", k, "--out", warc], stderr=subprocess.DEVNULL)
         size = warc.stat().st_size / 1e6
         out, store = work / f"x{k}.jsonl", work / f"x{k}.sqlite"
         runs = {"templex": []}
@@ -196,7 +208,8 @@ def throughput(ddir, work, scales, workers, peer_names, repeat, batch_args, once
             row[f"{name}_runs"] = [r[0] for r in runs[name]]
         results.append(row)
         peers.log(json.dumps(row))
-    print(f"\n### Throughput: WARC of all site mirrors, {workers} worker(s) each, median of {repeat}\n")
+    what = "the same sites k times over" if same_sites else "new sites in each copy"
+    print(f"\n### Throughput: WARC of all site mirrors ({what}), {workers} worker(s) each, median of {repeat}\n")
     head = "| scale | pages | WARC MB | templex s (learn + apply) | templex pages/s | templex peak RSS MB |"
     sep = "|---:|---:|---:|---:|---:|---:|"
     for name in peer_names:
@@ -226,6 +239,8 @@ def main():
     ap.add_argument("--json", help="write all results here")
     ap.add_argument("--batch-args", default="", help="extra arguments for templex batch (e.g. \"--method sitelevel\")")
     ap.add_argument("--repeat", type=int, default=3, help="throughput runs per tool and scale (median reported)")
+    ap.add_argument("--same-sites", action="store_true",
+                    help="scale k = the 1x WARC k times over (same sites, k times the pages) instead of new sites")
     args = ap.parse_args()
     if not (args.accuracy or args.throughput):
         args.accuracy = args.throughput = True
@@ -240,7 +255,7 @@ def main():
             scales = [int(s) for s in args.scales.split(",")]
             names = [n for n in args.peers.split(",") if n]
             res["throughput"] = throughput(ddir, work, scales, args.workers, names, args.repeat,
-                                           args.batch_args.split())
+                                           args.batch_args.split(), same_sites=args.same_sites)
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)

@@ -79,8 +79,8 @@ pub struct BatchArgs {
     #[arg(long, value_name = "N", default_value_t = BatchConfig::default().chunk)]
     pub chunk: usize,
 
-    /// Pages a learning round gathers before it learns (a site's first round: its first
-    /// pages).
+    /// Pages of a learning round's sample (spread evenly over the round) that are
+    /// clustered and learned from.
     #[arg(long, value_name = "N", default_value_t = BatchConfig::default().site_sample)]
     pub site_sample: usize,
 

@@ -214,28 +214,45 @@ fn resumed_run_equals_uninterrupted_run() {
     assert_eq!(std::fs::read(&early).unwrap(), expected);
 }
 
+/// Run `config` over `inputs` once per (threads, chunk size), each in a pool of its own and
+/// with a fresh store: the output files' bytes and the summaries.
+fn outputs_by_threads_and_chunks(
+    inputs: &[BatchInput],
+    config: &BatchConfig,
+    dir: &Path,
+    runs: &[(usize, usize)],
+) -> Vec<(Vec<u8>, templex::batch::Summary)> {
+    runs.iter()
+        .map(|&(threads, chunk)| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let out = dir.join(format!("{threads}-{chunk}.jsonl"));
+            let store = dir.join(format!("{threads}-{chunk}.sqlite"));
+            let config = BatchConfig {
+                chunk,
+                ..config.clone()
+            };
+            let s = pool.install(|| batch(inputs, &config, &store, &out));
+            (std::fs::read(&out).unwrap(), s)
+        })
+        .collect()
+}
+
 #[test]
 fn output_does_not_depend_on_threads_or_chunks() {
     let dir = tempfile::tempdir().unwrap();
     let warc = example_warc(dir.path(), 2, false);
     let inputs = [BatchInput::Warc(warc)];
-    let mut outs = Vec::new();
-    for (threads, chunk) in [(1, 1), (2, 5), (4, 256)] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let out = dir.path().join(format!("{threads}.jsonl"));
-        let store = dir.path().join(format!("{threads}.sqlite"));
-        let config = BatchConfig {
-            chunk,
-            ..BatchConfig::default()
-        };
-        pool.install(|| batch(&inputs, &config, &store, &out));
-        outs.push(std::fs::read(&out).unwrap());
-    }
-    assert_eq!(outs[0], outs[1]);
-    assert_eq!(outs[0], outs[2]);
+    let outs = outputs_by_threads_and_chunks(
+        &inputs,
+        &BatchConfig::default(),
+        dir.path(),
+        &[(1, 1), (2, 5), (4, 256)],
+    );
+    assert_eq!(outs[0].0, outs[1].0);
+    assert_eq!(outs[0].0, outs[2].0);
 }
 
 #[test]
@@ -548,25 +565,12 @@ fn multi_round_output_is_deterministic_and_resumes_exactly() {
         sample_memory: 30_000,
         ..BatchConfig::default()
     };
-    let mut outs = Vec::new();
-    for (threads, chunk) in [(1, 1), (2, 7), (4, 256)] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let out = dir.path().join(format!("{threads}.jsonl"));
-        let store = dir.path().join(format!("{threads}.sqlite"));
-        let config = BatchConfig {
-            chunk,
-            ..config.clone()
-        };
-        let s = pool.install(|| batch(&inputs, &config, &store, &out));
-        assert!(s.evicted > 0, "{s:?}");
-        outs.push(std::fs::read(&out).unwrap());
-    }
-    assert_eq!(outs[0], outs[1]);
-    assert_eq!(outs[0], outs[2]);
-    let expected = &outs[0];
+    let outs =
+        outputs_by_threads_and_chunks(&inputs, &config, dir.path(), &[(1, 1), (2, 7), (4, 256)]);
+    assert!(outs.iter().all(|(_, s)| s.evicted > 0), "{:?}", outs[0].1);
+    assert_eq!(outs[0].0, outs[1].0);
+    assert_eq!(outs[0].0, outs[2].0);
+    let expected = &outs[0].0;
     let lines: Vec<&[u8]> = expected.split_inclusive(|b| *b == b'\n').collect();
     let config = BatchConfig { chunk: 7, ..config };
     for cut in [1, 40, 133, lines.len() - 1] {

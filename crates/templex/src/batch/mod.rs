@@ -8,15 +8,16 @@
 //! applied at once (content = what the template does not claim) and its DOM is dropped.
 //!
 //! A page no template matches joins its site's **learning round** and waits, parsed. A
-//! round ends when it holds `site_sample` pages, when its first page is `window` records
-//! behind, when the rounds hold more than `sample_memory`, or at the end of the inputs. Its
-//! pages are then clustered by template; a new cluster with at least `min_pages` pages
-//! learns its template from up to `sample_pages` of them, which is stored at once; the
-//! round's pages get the new templates applied, or the page-level content extractor when
-//! none fits. Pages of clusters too small stay in the site's next round (fingerprint and
-//! keys only), so that a site whose pages are spread thinly over a crawl still learns. A
-//! site's first round is its first pages; later rounds learn the templates its first pages
-//! did not show.
+//! round ends when its site has had no page for `quiet` records (on inputs that keep a
+//! site's pages together, a site's first round is the whole site), when its first page is
+//! `window` records behind, when the rounds hold more than `sample_memory`, or at the end of
+//! the inputs. An evenly spread sample of its pages (`site_sample`) is then clustered by
+//! template; a new cluster with at least `min_pages` sampled pages learns its template from
+//! up to `sample_pages` of them, which is stored at once; the round's pages get the new
+//! templates applied, or the page-level content extractor when none fits. Pages of
+//! clusters too small stay in the site's next round (fingerprint and keys only), so that a
+//! site whose pages are spread thinly over a crawl still learns; later rounds learn the
+//! templates the first pages did not show.
 //!
 //! One JSON line per record goes out in input order ([`output::OutRecord`]), errors
 //! included: outputs wait for the rounds before them (at most `window` records).
@@ -110,9 +111,9 @@ pub const REFERENCE_POOL: usize = 8;
 pub struct BatchConfig {
     /// How templates are learned.
     pub method: LearnMethod,
-    /// Pages a learning round gathers before it learns (a site's first round: its first
-    /// pages). With `min_pages` it sets the smallest cluster that gets a template (100 and
-    /// 5: clusters of 5% of a round).
+    /// Pages of a learning round's sample, spread evenly over the round, that are clustered
+    /// and learned from. With `min_pages` it sets the smallest cluster that gets a template
+    /// (100 and 5: clusters of 5% of a round).
     pub site_sample: usize,
     /// Pages of a new cluster that its template is learned from (at most).
     pub sample_pages: usize,

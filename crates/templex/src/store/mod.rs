@@ -310,6 +310,35 @@ impl std::fmt::Debug for TemplateStore {
     }
 }
 
+/// Insert a template row, unless the run (when one is given) has stored the cluster already.
+const INSERT_TEMPLATE: &str =
+    "INSERT INTO templates (site, cluster, method, version, pages, core, params, model, run)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+     WHERE ?9 IS NULL OR NOT EXISTS
+         (SELECT 1 FROM templates WHERE site = ?1 AND cluster = ?2 AND run = ?9)";
+
+/// Run [`INSERT_TEMPLATE`] for one template; the rows inserted (0 or 1).
+fn insert_template(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    site: &str,
+    t: &NewTemplate,
+    version: i64,
+    run: Option<&str>,
+) -> rusqlite::Result<usize> {
+    let (params_json, blob) = t.model.encode();
+    stmt.execute(params![
+        site,
+        t.cluster,
+        t.model.method(),
+        version,
+        t.pages as i64,
+        u64s_to_blob(&t.core.0),
+        params_json,
+        blob,
+        run
+    ])
+}
+
 impl TemplateStore {
     /// Open (creating if needed) a store file.
     pub fn open(path: impl AsRef<Path>) -> Result<TemplateStore, StoreError> {
@@ -503,25 +532,9 @@ impl TemplateStore {
                     }
                 }
             };
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO templates (site, cluster, method, version, pages, core, params, model, run)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
-                 WHERE NOT EXISTS
-                     (SELECT 1 FROM templates WHERE site = ?1 AND cluster = ?2 AND run = ?9)",
-            )?;
+            let mut insert = tx.prepare_cached(INSERT_TEMPLATE)?;
             for t in templates {
-                let (params_json, blob) = t.model.encode();
-                inserted += insert.execute(params![
-                    site,
-                    t.cluster,
-                    t.model.method(),
-                    version,
-                    t.pages as i64,
-                    u64s_to_blob(&t.core.0),
-                    params_json,
-                    blob,
-                    run
-                ])?;
+                inserted += insert_template(&mut insert, site, t, version, Some(run))?;
             }
         }
         tx.commit()?;
@@ -553,10 +566,7 @@ impl TemplateStore {
             let mut next_version = tx.prepare_cached(
                 "SELECT COALESCE(MAX(version), 0) FROM templates WHERE site = ?1",
             )?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO templates (site, cluster, method, version, pages, core, params, model)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?;
+            let mut insert = tx.prepare_cached(INSERT_TEMPLATE)?;
             let mut versions: std::collections::HashMap<&str, i64> = Default::default();
             for t in templates {
                 let version = match versions.get(t.site.as_str()) {
@@ -574,17 +584,7 @@ impl TemplateStore {
                         v
                     }
                 };
-                let (params_json, blob) = t.model.encode();
-                insert.execute(params![
-                    t.site,
-                    t.cluster,
-                    t.model.method(),
-                    version,
-                    t.pages as i64,
-                    u64s_to_blob(&t.core.0),
-                    params_json,
-                    blob
-                ])?;
+                insert_template(&mut insert, &t.site, t, version, None)?;
             }
             if let Some((key, description)) = run {
                 tx.execute(
