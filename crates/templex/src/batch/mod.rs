@@ -533,9 +533,9 @@ struct Engine<'a> {
     sites: HashMap<String, SiteState>,
     /// Sites in memory, oldest first (idle ones leave past `site_cache`).
     site_order: VecDeque<String>,
-    /// Sites that left memory, with their next cluster number (the run's own clusters
-    /// below it are theirs).
-    parked: HashMap<String, u32>,
+    /// Sites that left memory: their next cluster number (the run's own clusters below it
+    /// are theirs) and pages read, so that they come back as they left.
+    parked: HashMap<String, (u32, u64)>,
     /// Sites with a round waiting, by the round's first new page.
     rounds: BTreeMap<u64, String>,
     /// The same sites, by their last page.
@@ -557,10 +557,11 @@ impl Engine<'_> {
     /// left memory).
     fn site(&mut self, site: &str) -> Result<&mut SiteState, StoreError> {
         if !self.sites.contains_key(site) {
-            let below = self.parked.remove(site);
-            if below.is_none() {
+            let parked = self.parked.remove(site);
+            if parked.is_none() {
                 self.summary.sites += 1;
             }
+            let (below, pages) = parked.map_or((None, 0), |(b, p)| (Some(b), p));
             let stored = if self.config.method == LearnMethod::PageLevel {
                 Vec::new()
             } else {
@@ -594,7 +595,7 @@ impl Engine<'_> {
                     waiting_since: None,
                     admission: Admission::new(self.config.site_sample),
                     bytes: 0,
-                    pages: 0,
+                    pages,
                     last_seen: 0,
                 },
             );
@@ -1074,9 +1075,9 @@ impl Engine<'_> {
             };
             match self.sites.get(&s) {
                 Some(st) if st.round.is_empty() => {
-                    let next = st.next_cluster;
+                    let left = (st.next_cluster, st.pages);
                     self.sites.remove(&s);
-                    self.parked.insert(s, next);
+                    self.parked.insert(s, left);
                 }
                 Some(_) => self.site_order.push_back(s),
                 None => {}
