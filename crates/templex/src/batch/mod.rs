@@ -612,15 +612,19 @@ impl Engine<'_> {
         let config = self.config;
         let use_templates = config.method != LearnMethod::PageLevel;
         // The templates of the chunk's sites (known from URLs) as they stand now.
+        // Each record's site when its URL tells, found once here for both steps.
+        let by_url: Vec<Option<String>> = chunk
+            .iter()
+            .map(|it| match it {
+                Item::Page(r) => r.url.as_ref().map(|u| url_site(u, &r.input)),
+                Item::Failed { .. } => None,
+            })
+            .collect();
         let mut known: HashMap<String, SiteTemplates> = HashMap::new();
-        for it in &chunk {
-            if let Item::Page(r) = it {
-                if let Some(site) = r.url.as_ref().map(|u| url_site(u, &r.input)) {
-                    if let std::collections::hash_map::Entry::Vacant(e) = known.entry(site) {
-                        let t = self.site(e.key())?.templates.clone();
-                        e.insert(t);
-                    }
-                }
+        for site in by_url.iter().flatten() {
+            if !known.contains_key(site) {
+                let t = self.site(site)?.templates.clone();
+                known.insert(site.clone(), t);
             }
         }
         let mut indexes: RefIndexes<'_> = HashMap::new();
@@ -630,7 +634,8 @@ impl Engine<'_> {
         self.read += chunk.len() as u64;
         let steps: Vec<Step> = chunk
             .into_par_iter()
-            .map(|it| {
+            .zip(by_url)
+            .map(|(it, by_url)| {
                 let r = match it {
                     Item::Page(r) => r,
                     Item::Failed {
@@ -649,7 +654,6 @@ impl Engine<'_> {
                     return Step::Skip(r.seq, None);
                 }
                 let doc = config.method.parse(&r.body, r.charset.as_deref());
-                let by_url = r.url.as_ref().map(|u| url_site(u, &r.input));
                 let site = match &by_url {
                     Some(s) => s.clone(),
                     None => site_key(None, &doc, &r.input),
@@ -794,7 +798,7 @@ impl Engine<'_> {
     }
 
     fn note_used(&mut self, site: &str, c: &ClusterTemplate) {
-        if c.stored && !self.reused.contains(&(site.to_string(), c.number)) {
+        if c.stored {
             self.reused.insert((site.to_string(), c.number));
         }
     }
