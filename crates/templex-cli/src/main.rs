@@ -15,9 +15,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// html5ever allocates a string or vector per token and tree node, and batch runs free pages
+/// The parser allocates a string or vector per token and tree node, and batch runs free pages
 /// on other threads than the ones that built them: mimalloc does both faster than the
-/// system allocator (BENCHMARKS.md, "Batch mode").
+/// system allocator (BENCHMARKS.md, "Batch mode"). Built without transparent huge pages
+/// (`no_thp`): asking the kernel for them made it compact memory in page faults, which cost
+/// batch runs 0.3–1 s of system time at random.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

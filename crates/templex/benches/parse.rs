@@ -1,5 +1,6 @@
-//! Parse throughput of the templex arena DOM against html5ever + markup5ever_rcdom, on every
-//! page of the shared site mirrors, in the same run.
+//! Parse throughput of the templex arena DOM (html5gum's tokenizer, html5ever's tree builder)
+//! against the arena built through html5ever's own tokenizer and against html5ever +
+//! markup5ever_rcdom, on every page of the shared site mirrors, in the same run.
 //!
 //! `cargo bench -p templex --bench parse` (set TEMPLEX_DATA if the data is not at
 //! `../shared/data`). Both builders parse the same decoded text, so the figure compares tree
@@ -78,6 +79,11 @@ fn main() {
             sink += templex::dom::parse_str(t).len();
         }
     });
+    let html5ever_tokenizer = best_of(rounds, || {
+        for t in &texts {
+            sink += templex::dom::parse_str_html5ever(t).len();
+        }
+    });
     let rcdom = best_of(rounds, || {
         for t in &texts {
             let dom =
@@ -110,6 +116,7 @@ fn main() {
     println!("{:<40} {:>9} {:>10}", "builder", "time", "MB/s");
     for (name, d) in [
         ("templex arena (parse_str)", arena),
+        ("arena, html5ever's tokenizer", html5ever_tokenizer),
         ("html5ever + markup5ever_rcdom", rcdom),
         ("templex decode + parse (parse_bytes)", decode_parse),
         ("lean decode + parse (parse_bytes_lean)", lean),

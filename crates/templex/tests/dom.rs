@@ -3,7 +3,9 @@
 mod common;
 
 use proptest::prelude::*;
-use templex::dom::{Document, NodeData, NodeId, local_name, parse_bytes, parse_str};
+use templex::dom::{
+    Document, NodeData, NodeId, decode, local_name, parse_bytes, parse_str, parse_str_html5ever,
+};
 
 /// Parent links, document order and subtree ranges agree with each other.
 fn check_invariants(doc: &Document) {
@@ -310,4 +312,159 @@ proptest! {
         let doc = parse_bytes(&bytes, None);
         check_invariants(&doc);
     }
+}
+
+/// The same tree, node for node and character for character, or the first difference.
+fn first_difference(a: &Document, b: &Document) -> Option<String> {
+    for id in a.ids() {
+        if id.index() >= b.len() {
+            return Some(format!("node {id:?} missing from the second tree"));
+        }
+        let (na, nb) = (a.node(id), b.node(id));
+        if na != nb || a.text(id) != b.text(id) {
+            return Some(format!(
+                "node {id:?}: {na:?} {:?} against {nb:?} {:?}",
+                a.text(id),
+                b.text(id)
+            ));
+        }
+    }
+    (a.len() != b.len()).then(|| format!("{} nodes against {}", a.len(), b.len()))
+}
+
+fn assert_tokenizers_agree(html: &str) {
+    let ours = parse_str(html);
+    let reference = parse_str_html5ever(html);
+    if let Some(diff) = first_difference(&reference, &ours) {
+        panic!("html5gum and html5ever trees differ on {html:?}: {diff}");
+    }
+}
+
+/// Markup where the tokenizer depends on the tree builder (raw text, script, foreign
+/// content, CDATA), on character references, or on details like NUL, CR and the BOM.
+#[test]
+fn tokenizers_agree_on_tricky_markup() {
+    for html in [
+        "",
+        "\u{feff}<p>bom",
+        "\u{feff}\u{feff}x",
+        "a\u{feff}b<p>\u{feff}</p>",
+        "<!DOCTYPE html><p>x",
+        "<!doctype html public \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\">x",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"><table><p>quirks",
+        "<!DOCTYPE>",
+        "<!DOCTYPE html SYSTEM 'about:legacy-compat'>",
+        "<!doctypehtml><p>",
+        "<title>a <b> &amp; </title> x</title>",
+        "<textarea>\n<p>&lt;</textarea>",
+        "<textarea>\n\nx</textarea><pre>\n\ny</pre><listing>\nz</listing>",
+        "<style>p < b { }</style></style>",
+        "<script>if (a<b) document.write('</scr'+'ipt>')</script>after",
+        "<script><!--<script></script>--></script>after",
+        "<script><!-- </script> x",
+        "<script><!--<script>-->--></script>y",
+        "<xmp><b></xmp><iframe><p></iframe><noembed><i></noembed><noframes><u></noframes>",
+        "<noscript><p>x</noscript>",
+        "<plaintext></plaintext><p>",
+        "<svg><![CDATA[ <p> ]]><title><b>t</b></title><desc>d</desc></svg><![CDATA[x]]>",
+        "<math><mi><b>x</b></mi><mtext><svg><foreignObject><p>y</p></foreignObject></svg></mtext></math>",
+        "<svg viewBox='0 0 1 1' xlink:href=x><path d=M0/><clipPath/></svg>",
+        "<math><annotation-xml encoding='text/html'><div>d</div></annotation-xml></math>",
+        "<p>a\0b<svg>c\0d</svg><textarea>e\0f</textarea><script>g\0h</script>",
+        "a\r\nb\rc\n\rd<p title='x\r\ny'>e\r</p>",
+        "&amp &amp; &AMP; &notit; &notin; &#65;&#x41;&#X41; &#0; &#x110000; &#xD800; &#128; &#x9F; &#; &#x; &",
+        "<a href='?a=1&copy=2&amp;b=&lt'>&lt</a><p title=&notit;>",
+        "<p class=a class=b CLASS=c id=x>dup</p></p id=y>",
+        "<DIV ID=Up><P CLASS=X>case</DIV>",
+        "<br/><img/src=x><input type=hidden/><p/>x</br>",
+        "<a><b><p>adoption</a>agency</b>",
+        "<table><tr><td>x</td></tr>foster<tr><b>y</b></table>",
+        "<table><caption><p>c</caption><colgroup><col><tbody><tr><th>h<td>d</table>",
+        "<select><option>a<optgroup><option>b</select><select><div>x</select>",
+        "<template><tr><td>t</td></tr></template><template><template>n</template></template>",
+        "<frameset><frame></frameset><noframes>n</noframes>",
+        "<html lang=en><body class=b><html x=1><body y=2><head><title>late</title>",
+        "<ul><li>a<li>b<dd>c<dt>d</ul><h1>h<h2>i</h1>",
+        "<form><form><input></form></form><isindex>",
+        "<!-- c --!><!--->x<!---->y<!-- a -- b --><!",
+        "<? pi ?><!bogus>x</ >y</3>z<3",
+        "< p>lt</p <x <a b='c'd>",
+        "<p =x a=\"unterminated",
+        "<a href=\"x",
+        "<!--",
+        "<script>",
+        "<![CDATA[",
+        "<div>open<span>never<b>closed",
+    ] {
+        assert_tokenizers_agree(html);
+    }
+}
+
+/// A byte order mark counts only at the start of the input. html5ever's tokenizer also drops
+/// one right after a `</script>` (it starts over there and checks again), html5gum does not.
+#[test]
+fn byte_order_mark_after_a_script_is_text() {
+    let doc = parse_str("<script></script>\u{feff}x");
+    let body = doc.body().unwrap();
+    assert_eq!(doc.text_content(body), "\u{feff}x");
+}
+
+/// A richer soup than [`tag_soup`] (no U+FEFF: see above): the pieces where the two tokenizers could part ways.
+fn tokenizer_soup() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        4 => prop::sample::select(vec![
+            "<", ">", "/", "=", "\"", "'", " ", "\n", "\r", "\t", "\0", "&", ";", "#", "!", "?",
+            "-", "]]>", "a", "x", "A", "\u{e9}", "\u{1f600}", "&amp;", "&amp",
+            "&notit;", "&#x41;", "&#0;", "&#xD800;", "&#128;", "&#", "<!--", "-->", "--!>",
+            "<!", "<!DOCTYPE html>", "<?", "<![CDATA[", "</", "<p>", "</p>", "<p class=x>",
+            "<a href='?a&b'>", "</a>", "<b>", "</b>", "<i>", "<div>", "</div>", "<br/>",
+            "<img src=x>", "<table>", "</table>", "<tr>", "<td>", "<select>", "<option>",
+            "<template>", "</template>", "<title>", "</title>", "<textarea>", "</textarea>",
+            "<style>", "</style>", "<script>", "</script>", "<script><!--", "<xmp>", "</xmp>",
+            "<iframe>", "</iframe>", "<noscript>", "</noscript>", "<plaintext>", "<svg>",
+            "</svg>", "<math>", "</math>", "<mi>", "<desc>", "<foreignObject>", "<pre>",
+            "<html x=1>", "<body y=2>", "<head>", "<frameset>", "<li>", "<h1>", "<form>",
+        ]).prop_map(str::to_string),
+        1 => "[a-zA-Z<>/=\"' &;!#-]{0,8}",
+    ];
+    prop::collection::vec(piece, 0..80).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn tokenizers_agree_on_tag_soup(html in tokenizer_soup()) {
+        assert_tokenizers_agree(&html);
+    }
+}
+
+/// Every mirrored page gives the same tree through html5gum as through html5ever's own
+/// tokenizer.
+#[test]
+fn tokenizers_agree_on_every_site_page() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let files = common::html_files(&data.join("sites"));
+    assert!(
+        files.len() > 1000,
+        "expected the site mirrors, found {}",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let text = decode(&bytes, None).text;
+        let (reference, ours) = (parse_str_html5ever(&text), parse_str(&text));
+        if let Some(diff) = first_difference(&reference, &ours) {
+            failures.push(format!("{}: {diff}", f.display()));
+        }
+    }
+    eprintln!(
+        "tokenizers: {} pages, {} differ",
+        files.len(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "trees differ: {failures:#?}");
 }

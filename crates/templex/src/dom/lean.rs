@@ -35,10 +35,9 @@ pub fn parse_bytes_lean(bytes: &[u8], transport_charset: Option<&str>) -> Docume
 /// the attributes that text extraction, template clustering and table chunks read
 /// ([`TEXT_ATTRIBUTES`]); `<a href>` keeps its name without the URL.
 ///
-/// Two thirds of a page's markup (scripts and styles cut) is inside tags, which html5ever
-/// tokenizes mostly a character at a time, allocating every attribute: data attributes,
-/// ARIA state, `srcset`s and link targets are parsed for nothing (5.5 % of a batch run's
-/// instructions). What the text-only methods (table chunks, page-level extraction) read is
+/// Two thirds of a page's markup (scripts and styles cut) is inside tags, and the parser
+/// allocates every attribute: data attributes, ARIA state, `srcset`s and link targets are
+/// parsed for nothing. What the text-only methods (table chunks, page-level extraction) read is
 /// the same as with [`parse_bytes_lean`]; methods that compare attributes (SITELEVEL, the
 /// mappings) would see fewer of them, so they use [`parse_bytes_lean`].
 pub fn parse_bytes_text(bytes: &[u8], transport_charset: Option<&str>) -> Document {

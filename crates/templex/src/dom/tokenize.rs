@@ -1,0 +1,311 @@
+//! html5gum's tokenizer driving html5ever's tree builder.
+//!
+//! Both implement the WHATWG algorithms (html5gum passes html5lib's tokenizer tests), but
+//! html5ever's tokenizer takes characters one at a time from a queue of tendrils and grows
+//! every name and value a character at a time, while html5gum scans bytes and hands over
+//! whole runs: tokenizing is about a third of the instructions it was (BENCHMARKS.md,
+//! "Batch mode"). The tree builder stays html5ever's, so trees are the same; the tree
+//! builder tells the tokenizer which state to switch to after a start tag (`<title>`,
+//! `<script>`, `<plaintext>`…) and whether CDATA sections are allowed, exactly as it does
+//! html5ever's own tokenizer.
+
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
+use html5ever::tree_builder::{TreeBuilder, TreeSink};
+use html5ever::{Attribute, LocalName, ParseOpts, QualName, ns};
+use html5gum::{Emitter, State, Tokenizer};
+
+/// Parse `html` as a document into `sink` (html5ever's `parse_document(…).one(html)`).
+pub(crate) fn parse_document<S: TreeSink>(sink: S, html: &str) -> S::Output {
+    // html5ever's tokenizer drops a leading byte order mark; html5gum would read it as text.
+    let html = html.strip_prefix('\u{feff}').unwrap_or(html);
+    let builder = TreeBuilder::new(sink, ParseOpts::default().tree_builder);
+    let tokenizer = Tokenizer::new_with_emitter(html, TreeEmitter::new(&builder));
+    // Reading a string cannot fail.
+    let Ok(()) = tokenizer.finish();
+    builder.sink.finish()
+}
+
+/// Text from the tokenizer: the input is a `&str` and tokens end at ASCII characters, so
+/// it is UTF-8; anything else would be a tokenizer bug, repaired rather than trusted.
+fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.into(),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
+fn tendril(bytes: &[u8]) -> StrTendril {
+    StrTendril::from_slice(&text(bytes))
+}
+
+fn local_name(bytes: &[u8]) -> LocalName {
+    LocalName::from(text(bytes))
+}
+
+/// Collects html5gum's token parts into html5ever tokens and feeds them to the tree builder.
+struct TreeEmitter<'a, S: TokenSink> {
+    builder: &'a S,
+    /// Characters not yet sent (they go out as one token before the next other token).
+    chars: Vec<u8>,
+    kind: TagKind,
+    name: Vec<u8>,
+    self_closing: bool,
+    attrs: Vec<Attribute>,
+    duplicate_attrs: bool,
+    /// An attribute is being read into `attr_name` and `attr_value`.
+    in_attr: bool,
+    attr_name: Vec<u8>,
+    attr_value: Vec<u8>,
+    /// For the tokenizer's "appropriate end tag" test in raw text states.
+    last_start_tag: Vec<u8>,
+    comment: Vec<u8>,
+    doctype_name: Vec<u8>,
+    public_id: Option<Vec<u8>>,
+    system_id: Option<Vec<u8>>,
+    force_quirks: bool,
+}
+
+impl<'a, S: TokenSink> TreeEmitter<'a, S> {
+    fn new(builder: &'a S) -> Self {
+        TreeEmitter {
+            builder,
+            chars: Vec::new(),
+            kind: TagKind::StartTag,
+            name: Vec::new(),
+            self_closing: false,
+            attrs: Vec::new(),
+            duplicate_attrs: false,
+            in_attr: false,
+            attr_name: Vec::new(),
+            attr_value: Vec::new(),
+            last_start_tag: Vec::new(),
+            comment: Vec::new(),
+            doctype_name: Vec::new(),
+            public_id: None,
+            system_id: None,
+            force_quirks: false,
+        }
+    }
+
+    /// Send a token; returns the tokenizer state the tree builder asks for.
+    fn send(&mut self, token: Token) -> Option<State> {
+        match self.builder.process_token(token, 0) {
+            TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
+            TokenSinkResult::RawData(RawKind::Rawtext) => Some(State::RawText),
+            TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => {
+                Some(State::ScriptData)
+            }
+            TokenSinkResult::Plaintext => Some(State::PlainText),
+            // A script end tag (there is no script to run) and a `<meta charset>` (the
+            // page was decoded before parsing) change nothing.
+            TokenSinkResult::Continue
+            | TokenSinkResult::Script(_)
+            | TokenSinkResult::EncodingIndicator(_) => None,
+        }
+    }
+
+    fn flush_chars(&mut self) {
+        if self.chars.is_empty() {
+            return;
+        }
+        let chars = std::mem::take(&mut self.chars);
+        // The tokenizer passes U+0000 through only where the tree builder decides what it
+        // becomes (dropped, or U+FFFD in foreign content): html5ever's own tokenizer sends
+        // it as a token of its own.
+        for (i, part) in chars.split(|&b| b == 0).enumerate() {
+            if i > 0 {
+                self.send(Token::NullCharacterToken);
+            }
+            if !part.is_empty() {
+                self.send(Token::CharacterTokens(tendril(part)));
+            }
+        }
+        self.chars = chars;
+        self.chars.clear();
+    }
+
+    fn end_attr(&mut self) {
+        if !std::mem::replace(&mut self.in_attr, false) {
+            return;
+        }
+        let name = local_name(&self.attr_name);
+        // The first of two attributes of one name wins.
+        if self.attrs.iter().any(|a| a.name.local == name) {
+            self.duplicate_attrs = true;
+        } else {
+            self.attrs.push(Attribute {
+                name: QualName::new(None, ns!(), name),
+                value: tendril(&self.attr_value),
+            });
+        }
+        self.attr_name.clear();
+        self.attr_value.clear();
+    }
+
+    fn init_tag(&mut self, kind: TagKind) {
+        self.kind = kind;
+        self.name.clear();
+        self.self_closing = false;
+        self.attrs.clear();
+        self.duplicate_attrs = false;
+        self.in_attr = false;
+        self.attr_name.clear();
+        self.attr_value.clear();
+    }
+}
+
+impl<S: TokenSink> Emitter for TreeEmitter<'_, S> {
+    type Token = std::convert::Infallible;
+
+    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
+        self.last_start_tag.clear();
+        self.last_start_tag
+            .extend_from_slice(last_start_tag.unwrap_or_default());
+    }
+
+    fn emit_eof(&mut self) {
+        self.flush_chars();
+        self.send(Token::EOFToken);
+        self.builder.end();
+    }
+
+    fn emit_error(&mut self, _error: html5gum::Error) {}
+
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+
+    fn pop_token(&mut self) -> Option<Self::Token> {
+        None
+    }
+
+    fn emit_string(&mut self, c: &[u8]) {
+        self.chars.extend_from_slice(c);
+    }
+
+    fn init_start_tag(&mut self) {
+        self.init_tag(TagKind::StartTag);
+    }
+
+    fn init_end_tag(&mut self) {
+        self.init_tag(TagKind::EndTag);
+    }
+
+    fn init_comment(&mut self) {
+        self.comment.clear();
+    }
+
+    fn emit_current_tag(&mut self) -> Option<State> {
+        self.end_attr();
+        self.flush_chars();
+        let start = self.kind == TagKind::StartTag;
+        self.last_start_tag.clear();
+        if start {
+            self.last_start_tag.extend_from_slice(&self.name);
+        }
+        let tag = Tag {
+            kind: self.kind,
+            name: local_name(&self.name),
+            self_closing: start && self.self_closing,
+            // An end tag's attributes mean nothing (a parse error). The scratch vector
+            // stays for the next tag; the element gets one of the exact size.
+            attrs: if start {
+                self.attrs.drain(..).collect()
+            } else {
+                Vec::new()
+            },
+            had_duplicate_attributes: self.duplicate_attrs,
+        };
+        self.send(Token::TagToken(tag))
+    }
+
+    fn emit_current_comment(&mut self) {
+        self.flush_chars();
+        let comment = tendril(&self.comment);
+        self.send(Token::CommentToken(comment));
+    }
+
+    fn emit_current_doctype(&mut self) {
+        self.flush_chars();
+        let doctype = Doctype {
+            name: (!self.doctype_name.is_empty()).then(|| tendril(&self.doctype_name)),
+            public_id: self.public_id.as_deref().map(tendril),
+            system_id: self.system_id.as_deref().map(tendril),
+            force_quirks: self.force_quirks,
+        };
+        self.send(Token::DoctypeToken(doctype));
+    }
+
+    fn set_self_closing(&mut self) {
+        self.self_closing = true;
+    }
+
+    fn set_force_quirks(&mut self) {
+        self.force_quirks = true;
+    }
+
+    fn push_tag_name(&mut self, s: &[u8]) {
+        self.name.extend_from_slice(s);
+    }
+
+    fn push_comment(&mut self, s: &[u8]) {
+        self.comment.extend_from_slice(s);
+    }
+
+    fn push_doctype_name(&mut self, s: &[u8]) {
+        self.doctype_name.extend_from_slice(s);
+    }
+
+    fn init_doctype(&mut self) {
+        self.doctype_name.clear();
+        self.public_id = None;
+        self.system_id = None;
+        self.force_quirks = false;
+    }
+
+    fn init_attribute(&mut self) {
+        self.end_attr();
+        self.in_attr = true;
+    }
+
+    fn push_attribute_name(&mut self, s: &[u8]) {
+        self.attr_name.extend_from_slice(s);
+    }
+
+    fn push_attribute_value(&mut self, s: &[u8]) {
+        self.attr_value.extend_from_slice(s);
+    }
+
+    fn set_doctype_public_identifier(&mut self, value: &[u8]) {
+        self.public_id = Some(value.to_vec());
+    }
+
+    fn set_doctype_system_identifier(&mut self, value: &[u8]) {
+        self.system_id = Some(value.to_vec());
+    }
+
+    fn push_doctype_public_identifier(&mut self, s: &[u8]) {
+        if let Some(id) = &mut self.public_id {
+            id.extend_from_slice(s);
+        }
+    }
+
+    fn push_doctype_system_identifier(&mut self, s: &[u8]) {
+        if let Some(id) = &mut self.system_id {
+            id.extend_from_slice(s);
+        }
+    }
+
+    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
+        self.kind == TagKind::EndTag
+            && !self.last_start_tag.is_empty()
+            && self.name == self.last_start_tag
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
+        self.builder
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
