@@ -471,14 +471,33 @@ pub fn run(
             ..Summary::default()
         },
     };
+    // A chunk is parsed while the chunk before it is ended: the serial end (rounds,
+    // learning, writing) overlaps the next parallel step instead of idling a core. Ending a
+    // chunk before the next one's templates were taken changes no output: a page matched
+    // against templates that changed since is checked again (`settle_match`), and an
+    // unmatched one is matched against the current ones (`absorb`).
+    let mut pending: Option<Vec<Step>> = None;
     chunked(inputs, config.chunk, 0, &mut |chunk| {
-        engine.chunk(chunk, out)?;
+        let next = engine.begin_chunk(chunk)?;
+        let resume_from = engine.resume_from;
+        let (steps, ended) = rayon::join(
+            || parse_chunk(next, config, resume_from),
+            || match pending.take() {
+                Some(steps) => engine.end_chunk(steps, out),
+                None => Ok(()),
+            },
+        );
+        ended?;
+        pending = Some(steps);
         progress(Progress::Records {
             read: engine.read,
             written: engine.next_out,
         });
         Ok(())
     })?;
+    if let Some(steps) = pending.take() {
+        engine.end_chunk(steps, out)?;
+    }
     engine.finish(out)?;
     progress(Progress::Records {
         read: engine.read,
@@ -604,15 +623,10 @@ impl Engine<'_> {
         Ok(self.sites.get_mut(site).expect("inserted above"))
     }
 
-    /// One chunk of records: parsed (and applied, when a template of the site matches) in
-    /// parallel; then, in record order, the other pages join their sites' rounds and the
-    /// rounds that are done learn; their pages are applied in parallel; what is in order is
-    /// written.
-    fn chunk(&mut self, chunk: Vec<Item>, out: &mut OutputFile) -> Result<(), BatchError> {
-        let config = self.config;
-        let use_templates = config.method != LearnMethod::PageLevel;
-        // The templates of the chunk's sites (known from URLs) as they stand now.
-        // Each record's site when its URL tells, found once here for both steps.
+    /// A chunk's serial first step: each record's site when its URL tells (found once here
+    /// for both later steps), and the templates of those sites as they stand now (sites
+    /// seen for the first time are loaded from the store).
+    fn begin_chunk(&mut self, chunk: Vec<Item>) -> Result<ChunkIn, BatchError> {
         let by_url: Vec<Option<String>> = chunk
             .iter()
             .map(|it| match it {
@@ -627,83 +641,19 @@ impl Engine<'_> {
                 known.insert(site.clone(), t);
             }
         }
-        let mut indexes: RefIndexes<'_> = HashMap::new();
-        index_references(known.values().flat_map(|t| t.iter()), &mut indexes);
-        let resume_from = self.resume_from;
-        let hybex = TemplateConfig::hybex();
         self.read += chunk.len() as u64;
-        let steps: Vec<Step> = chunk
-            .into_par_iter()
-            .zip(by_url)
-            .map(|(it, by_url)| {
-                let r = match it {
-                    Item::Page(r) => r,
-                    Item::Failed {
-                        seq,
-                        input,
-                        url,
-                        error,
-                    } => {
-                        if seq < resume_from {
-                            return Step::Skip(seq, None);
-                        }
-                        return Step::Done(failed(seq, input, url, error), None);
-                    }
-                };
-                if !use_templates && r.seq < resume_from {
-                    return Step::Skip(r.seq, None);
-                }
-                let doc = config.method.parse(&r.body, r.charset.as_deref());
-                let site = match &by_url {
-                    Some(s) => s.clone(),
-                    None => site_key(None, &doc, &r.input),
-                };
-                let print = Fingerprint::of(&doc);
-                let among = by_url.as_ref().and_then(|s| known.get(s));
-                let cluster = among.and_then(|t| nearest_cluster(t, &print, config));
-                if cluster.is_some() || !use_templates {
-                    if r.seq < resume_from {
-                        return Step::Skip(r.seq, Some(site));
-                    }
-                    let page = ApplyPage {
-                        doc,
-                        site,
-                        print,
-                        cluster,
-                    };
-                    let refs = page
-                        .cluster
-                        .as_ref()
-                        .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
-                    let done = apply_one(&r, &page, refs, config, &hybex);
-                    let ApplyPage {
-                        site,
-                        print,
-                        cluster,
-                        ..
-                    } = page;
-                    let matched = match (cluster, among) {
-                        (Some(cluster), Some(among)) => Some(Box::new(Matched {
-                            rec: r,
-                            site,
-                            print,
-                            cluster,
-                            among: among.clone(),
-                        })),
-                        _ => None,
-                    };
-                    return Step::Done(done, matched);
-                }
-                Step::Parsed(Box::new(Parsed {
-                    rec: r,
-                    doc,
-                    site,
-                    print,
-                }))
-            })
-            .collect();
-        drop(indexes);
-        drop(known);
+        Ok(ChunkIn {
+            items: chunk,
+            by_url,
+            known,
+        })
+    }
+
+    /// A chunk's serial last step, on the results of [`parse_chunk`] in record order: the
+    /// pages no template matched join their sites' rounds, the rounds that are done learn,
+    /// their pages are applied (in parallel) and what is in order is written.
+    fn end_chunk(&mut self, steps: Vec<Step>, out: &mut OutputFile) -> Result<(), BatchError> {
+        let use_templates = self.config.method != LearnMethod::PageLevel;
         let mut apply: Vec<(RecordIn, ApplyPage)> = Vec::new();
         for step in steps {
             let seq = match step {
@@ -1189,6 +1139,98 @@ fn learn_round(
         .map(|k| k.is_some_and(|k| small_cluster[k]))
         .collect();
     (new, small, too_small)
+}
+
+/// A chunk's records, their sites from URLs and those sites' templates at the chunk's start.
+struct ChunkIn {
+    items: Vec<Item>,
+    by_url: Vec<Option<String>>,
+    known: HashMap<String, SiteTemplates>,
+}
+
+/// A chunk's parallel step: every page is parsed, and applied when a template of its site
+/// (as the chunk found them) matches; the rest go to [`Engine::end_chunk`]. It needs nothing
+/// of the engine, so it runs while the engine ends the chunk before.
+fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<Step> {
+    let use_templates = config.method != LearnMethod::PageLevel;
+    let ChunkIn {
+        items,
+        by_url,
+        known,
+    } = chunk;
+    let mut indexes: RefIndexes<'_> = HashMap::new();
+    index_references(known.values().flat_map(|t| t.iter()), &mut indexes);
+    let hybex = TemplateConfig::hybex();
+    items
+        .into_par_iter()
+        .zip(by_url)
+        .map(|(it, by_url)| {
+            let r = match it {
+                Item::Page(r) => r,
+                Item::Failed {
+                    seq,
+                    input,
+                    url,
+                    error,
+                } => {
+                    if seq < resume_from {
+                        return Step::Skip(seq, None);
+                    }
+                    return Step::Done(failed(seq, input, url, error), None);
+                }
+            };
+            if !use_templates && r.seq < resume_from {
+                return Step::Skip(r.seq, None);
+            }
+            let doc = config.method.parse(&r.body, r.charset.as_deref());
+            let site = match &by_url {
+                Some(s) => s.clone(),
+                None => site_key(None, &doc, &r.input),
+            };
+            let print = Fingerprint::of(&doc);
+            let among = by_url.as_ref().and_then(|s| known.get(s));
+            let cluster = among.and_then(|t| nearest_cluster(t, &print, config));
+            if cluster.is_some() || !use_templates {
+                if r.seq < resume_from {
+                    return Step::Skip(r.seq, Some(site));
+                }
+                let page = ApplyPage {
+                    doc,
+                    site,
+                    print,
+                    cluster,
+                };
+                let refs = page
+                    .cluster
+                    .as_ref()
+                    .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
+                let done = apply_one(&r, &page, refs, config, &hybex);
+                let ApplyPage {
+                    site,
+                    print,
+                    cluster,
+                    ..
+                } = page;
+                let matched = match (cluster, among) {
+                    (Some(cluster), Some(among)) => Some(Box::new(Matched {
+                        rec: r,
+                        site,
+                        print,
+                        cluster,
+                        among: among.clone(),
+                    })),
+                    _ => None,
+                };
+                return Step::Done(done, matched);
+            }
+            Step::Parsed(Box::new(Parsed {
+                rec: r,
+                doc,
+                site,
+                print,
+            }))
+        })
+        .collect()
 }
 
 /// Chunks of records read on their own thread, so that reading and decompressing overlap
