@@ -114,10 +114,11 @@ impl Default for Sink {
 
 impl Sink {
     /// A sink sized for `len` bytes of markup: pages have one node per 20–40 bytes, and
-    /// growing the temporary tree by doubling copies it over and over.
+    /// growing the temporary tree by doubling copies it over and over. Capped (about 5 MB of
+    /// nodes), so that a huge page of few nodes does not reserve room for millions.
     fn for_input(len: usize) -> Self {
         let sink = Sink::default();
-        sink.nodes.borrow_mut().reserve(len / 24);
+        sink.nodes.borrow_mut().reserve((len / 24).min(1 << 16));
         sink
     }
 
