@@ -1234,7 +1234,8 @@ fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<St
 }
 
 /// Chunks of records read on their own thread, so that reading and decompressing overlap
-/// with parsing; at most two chunks wait, which bounds memory.
+/// with parsing; at most two chunks wait (besides the one being parsed and the one being
+/// ended), which bounds memory.
 fn chunked(
     inputs: &[BatchInput],
     chunk: usize,
