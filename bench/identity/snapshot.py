@@ -118,6 +118,8 @@ def main() -> None:
             res = Path(tmp) / f"{method}.jsonl"
             run([binary, "batch", warc, "--out", res, "--store", Path(tmp) / f"{method}.sqlite", "--method", method])
             recs = [json.loads(l) for l in res.read_text().splitlines()]
+            for r in recs:  # the temporary directory differs run to run
+                r["input"] = r.get("input", "").replace(str(warc), "all.warc.gz")
             write_jsonl(out / "batch" / f"{method}.jsonl", recs)
             print(f"batch {method}: {len(recs)} records", file=sys.stderr)
 

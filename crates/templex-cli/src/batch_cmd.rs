@@ -6,24 +6,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use templex::batch::{BatchConfig, BatchInput, LearnMethod, OutputFile, Progress};
+use templex::Method;
+use templex::batch::{BATCH_METHODS, BatchConfig, BatchInput, OutputFile, Progress};
 use templex::pagelevel::SiteLevelConfig;
 use templex::store::{PruneOptions, TemplateStore};
 
-/// Learning methods selectable for `templex batch`.
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum BatchMethod {
-    /// HybEx against the three most similar pages of a pool kept per template cluster.
-    Hybex,
-    /// SITELEVEL over a sample of each template cluster.
-    Sitelevel,
-    /// Table text chunks over a sample of each template cluster.
-    Tablechunk,
-    /// No learning: the page-level content extractor on every page.
-    PageLevel,
-}
+use crate::template_cmd::method_parser;
 
 /// Arguments of `templex batch`.
 #[derive(Debug, Args)]
@@ -45,9 +35,10 @@ pub struct BatchArgs {
     #[arg(long = "url-prefix", value_name = "PREFIX", num_args = 1..)]
     pub url_prefix: Vec<String>,
 
-    /// How each template cluster learns its template.
-    #[arg(long, value_enum, default_value_t = BatchMethod::Tablechunk)]
-    pub method: BatchMethod,
+    /// How each template cluster learns its template (`maincontent`: no learning, the
+    /// page-level content extractor on every page).
+    #[arg(long, default_value = "tablechunk", value_parser = method_parser(&BATCH_METHODS))]
+    pub method: Method,
 
     /// Pages of a new cluster its template is learned from.
     #[arg(long, value_name = "N", default_value_t = BatchConfig::default().sample_pages)]
@@ -155,12 +146,7 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
     let mut store = TemplateStore::open(&args.store)
         .with_context(|| format!("cannot open template store {}", args.store.display()))?;
     let config = BatchConfig {
-        method: match args.method {
-            BatchMethod::Hybex => LearnMethod::HybEx,
-            BatchMethod::Sitelevel => LearnMethod::SiteLevel,
-            BatchMethod::Tablechunk => LearnMethod::TableChunk,
-            BatchMethod::PageLevel => LearnMethod::PageLevel,
-        },
+        method: args.method,
         sample_pages: args.sample_pages,
         site_sample: args.site_sample,
         chunk: args.chunk.max(1),
@@ -392,24 +378,10 @@ pub struct WarcArgs {
 pub fn run_warc(args: WarcArgs) -> Result<ExitCode> {
     let mut sites: Vec<(PathBuf, String)> = Vec::new();
     if let Some(data) = &args.data {
-        #[derive(serde::Deserialize)]
-        struct Site {
-            dir: String,
-            site_url_prefixes_mapped_to_dir_root: Vec<String>,
-        }
-        let path = data.join("sites.json");
-        let list: Vec<Site> = serde_json::from_str(
-            &std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read {}", path.display()))?,
-        )
-        .with_context(|| format!("cannot parse {}", path.display()))?;
+        let list = templex::eval::read_sites(data)?;
         for s in list {
-            let prefix = s
-                .site_url_prefixes_mapped_to_dir_root
-                .first()
-                .cloned()
-                .unwrap_or_default();
-            sites.push((data.join(s.dir), prefix));
+            let prefix = s.prefixes.first().cloned().unwrap_or_default();
+            sites.push((s.path(data), prefix));
         }
     }
     for d in &args.dirs {

@@ -9,10 +9,10 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use templex::dom::{Document, NodeId};
-use templex::extract::{ContentConfig, content_html, content_markdown, content_text, page_content};
-use templex::source::{MirrorSource, PageSource};
+use templex::extract::ContentConfig;
+use templex::source::{MAX_PAGE_BYTES, MirrorSource, PageSource, read_page_file};
 use templex::template::extract_template;
+use templex::{Method, PageContent, PageHints, extract_page};
 use url::Url;
 
 use crate::input::SourceArgs;
@@ -76,7 +76,7 @@ struct Record {
     #[serde(skip_serializing_if = "Option::is_none")]
     html: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    method: Option<String>,
+    method: Option<Method>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pages_loaded: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -153,28 +153,6 @@ fn expand_inputs(inputs: &[String]) -> Vec<std::result::Result<Job, (String, Str
         }
     }
     out
-}
-
-/// Read a file, gunzipping `.gz` (by magic bytes).
-fn read_file(path: &Path) -> Result<Vec<u8>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        // The gzip trailer holds the (last member's) size: one allocation instead of a
-        // doubling series. Only a hint, capped so that a forged trailer cannot reserve much.
-        let hint = bytes
-            .len()
-            .checked_sub(4)
-            .and_then(|i| bytes.get(i..))
-            .and_then(|t| <[u8; 4]>::try_from(t).ok())
-            .map_or(0, |t| u32::from_le_bytes(t) as usize)
-            .min(bytes.len().saturating_mul(64).min(1 << 28));
-        let mut out = Vec::with_capacity(hint + 1);
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut out)
-            .with_context(|| format!("cannot gunzip {}", path.display()))?;
-        return Ok(out);
-    }
-    Ok(bytes)
 }
 
 /// Run `templex content`.
@@ -307,7 +285,6 @@ fn process(
     config: &ContentConfig,
     template_config: &templex::template::TemplateConfig,
 ) -> Result<Record> {
-    let t0 = Instant::now();
     // Site-aware: the input must be a page of the mirror.
     let site_url = match (site, job) {
         (Some(s), Job::File(p, _)) => s.url_for_path(p),
@@ -316,37 +293,33 @@ fn process(
     };
     if let (Some(source), Some(url)) = (site, site_url) {
         let r = extract_template(source, &url, template_config)?;
-        let doc = &r.doc;
+        let content = r.content(config);
         let mut notes = r.notes.clone();
-        let (keep, method) = r.content_mask(config);
-        if method == "page-level" {
+        if content.method() == Method::MainContent {
             notes.push("no site evidence: page-level content".into());
         }
-        let root = doc.body().unwrap_or(NodeId::ROOT);
-        let total = t0.elapsed();
         return Ok(render(
             job.name(),
-            Some(url.to_string()),
-            doc,
-            root,
-            &keep,
-            method,
+            &content,
             args.format,
-            total,
-            r.timings.key_page.as_secs_f64() * 1e3,
             Some(r.loads.attempts),
             notes,
         ));
     }
     // Page-level.
-    let (bytes, charset, url) = match job {
-        Job::File(p, _) => (read_file(p)?, None, None),
+    let (bytes, hints) = match job {
+        Job::File(p, _) => (
+            read_page_file(p, MAX_PAGE_BYTES)
+                .with_context(|| format!("cannot read {}", p.display()))?,
+            PageHints::default(),
+        ),
         Job::Stdin => {
             let mut b = Vec::new();
             std::io::stdin()
+                .take(MAX_PAGE_BYTES)
                 .read_to_end(&mut b)
                 .context("cannot read stdin")?;
-            (b, None, None)
+            (b, PageHints::default())
         }
         Job::Url(u) => {
             let opened = args.source.open(u)?;
@@ -354,62 +327,40 @@ fn process(
                 .source
                 .load(&opened.page_url)
                 .with_context(|| format!("cannot load {u}"))?;
-            (page.body, page.charset, Some(page.final_url.to_string()))
+            let hints = PageHints {
+                url: Some(page.final_url),
+                charset: page.charset,
+            };
+            (page.body, hints)
         }
     };
-    let tp = Instant::now();
-    // Scripts and styles carry no content: the lean parse leaves their text out.
-    let doc = templex::dom::parse_bytes_lean(&bytes, charset.as_deref());
-    let parse_ms = tp.elapsed().as_secs_f64() * 1e3;
-    let content = page_content(&doc, config);
-    let root = content.root.unwrap_or(NodeId::ROOT);
-    let total = t0.elapsed();
-    let mut rec = render(
-        job.name(),
-        url,
-        &doc,
-        root,
-        &content.keep,
-        "page-level",
-        args.format,
-        total,
-        parse_ms,
-        None,
-        Vec::new(),
-    );
-    rec.title = content.title.or(rec.title);
-    Ok(rec)
+    let content = extract_page(&bytes, &hints, config);
+    Ok(render(job.name(), &content, args.format, None, Vec::new()))
 }
 
-#[allow(clippy::too_many_arguments)]
 fn render(
     input: String,
-    url: Option<String>,
-    doc: &Document,
-    root: NodeId,
-    keep: &[bool],
-    method: &str,
+    content: &PageContent,
     format: ContentFormat,
-    total: std::time::Duration,
-    parse_ms: f64,
     pages_loaded: Option<usize>,
     notes: Vec<String>,
 ) -> Record {
     let te = Instant::now();
-    let keep_fn = |id: NodeId| keep.get(id.index()).copied().unwrap_or(false);
     let (text, html) = match format {
-        ContentFormat::Html => (None, Some(content_html(doc, root, &keep_fn))),
-        ContentFormat::Markdown => (Some(content_markdown(doc, root, &keep_fn)), None),
-        _ => (Some(content_text(doc, root, &keep_fn)), None),
+        ContentFormat::Html => (None, Some(content.html())),
+        ContentFormat::Markdown => (Some(content.markdown()), None),
+        _ => (Some(content.text()), None),
     };
-    let total_ms = (total + te.elapsed()).as_secs_f64() * 1e3;
+    let t = content.timings();
+    let parse_ms = t.parse.as_secs_f64() * 1e3;
+    let total_ms = (t.parse + t.extract + te.elapsed()).as_secs_f64() * 1e3;
     Record {
         input,
-        url,
-        title: templex::extract::page_title(doc),
+        url: content.url().map(|u| u.to_string()),
+        title: content.title().map(str::to_string),
         text,
         html,
-        method: Some(method.to_string()),
+        method: Some(content.method()),
         pages_loaded,
         timings: Some(Timings {
             parse_ms,

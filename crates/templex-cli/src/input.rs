@@ -1,12 +1,11 @@
 //! Turning command-line arguments into a page source and a key page URL.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use clap::Args;
-use templex::source::{HttpConfig, HttpSource, MirrorSource, PageSource, WarcSource};
-use url::Url;
+use templex::source::{HttpConfig, OpenedSite, SiteSpec, open_site};
 
 /// Where pages come from: a mirror directory, a WARC file, or (by default for URLs) the web.
 #[derive(Debug, Clone, Args)]
@@ -40,88 +39,22 @@ pub struct SourceArgs {
     pub max_bytes: usize,
 }
 
-/// An opened source and the URL of the key page in it.
-pub struct Opened {
-    pub source: Box<dyn PageSource>,
-    pub page_url: Url,
-    /// Whether the source is the live web (loads are slow and polite).
-    pub live: bool,
-}
-
 impl SourceArgs {
-    /// Open the source that `page` (a path or URL) and these options name.
-    pub fn open(&self, page: &str) -> Result<Opened> {
-        let as_url = Url::parse(page)
-            .ok()
-            .filter(|u| matches!(u.scheme(), "http" | "https"));
-        if let Some(warc) = &self.warc {
-            let source = WarcSource::open(warc)
-                .with_context(|| format!("cannot open WARC {}", warc.display()))?;
-            let page_url =
-                as_url.with_context(|| format!("with --warc, PAGE must be a URL, got {page:?}"))?;
-            return Ok(Opened {
-                source: Box::new(source),
-                page_url,
-                live: false,
-            });
-        }
-        if let Some(dir) = &self.site {
-            let source = MirrorSource::new(dir, &self.url_prefix)
-                .with_context(|| format!("cannot open site mirror {}", dir.display()))?;
-            let page_url = match as_url {
-                Some(u) => u,
-                None => mirror_page_url(&source, Path::new(page))?,
-            };
-            return Ok(Opened {
-                source: Box::new(source),
-                page_url,
-                live: false,
-            });
-        }
-        if let Some(url) = as_url {
-            let config = HttpConfig {
+    /// Open the source that `page` (a path or URL) and these options name (live URLs are
+    /// fetched, politely).
+    pub fn open(&self, page: &str) -> Result<OpenedSite> {
+        let spec = SiteSpec {
+            mirror: self.site.clone(),
+            url_prefixes: self.url_prefix.clone(),
+            warc: self.warc.clone(),
+            http: Some(HttpConfig {
                 allow_private: self.allow_private,
                 min_delay: Duration::from_millis(self.delay_ms),
                 timeout: Duration::from_secs(self.timeout),
                 max_body: self.max_bytes,
                 ..HttpConfig::default()
-            };
-            let source = HttpSource::new(config).context("cannot set up HTTP client")?;
-            return Ok(Opened {
-                source: Box::new(source),
-                page_url: url,
-                live: true,
-            });
-        }
-        // A lone file: its directory is the site.
-        let path = Path::new(page);
-        if !path.is_file() {
-            bail!("{page}: no such file (and not an http/https URL)");
-        }
-        let dir = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let source = MirrorSource::new(dir, &[] as &[&str])
-            .with_context(|| format!("cannot open directory {}", dir.display()))?;
-        let page_url = mirror_page_url(&source, path)?;
-        Ok(Opened {
-            source: Box::new(source),
-            page_url,
-            live: false,
-        })
+            }),
+        };
+        Ok(open_site(&spec, page)?)
     }
-}
-
-fn mirror_page_url(source: &MirrorSource, path: &Path) -> Result<Url> {
-    if !path.is_file() {
-        bail!("{}: no such file", path.display());
-    }
-    source.url_for_path(path).with_context(|| {
-        format!(
-            "{} is not inside the site directory {}",
-            path.display(),
-            source.root().display()
-        )
-    })
 }

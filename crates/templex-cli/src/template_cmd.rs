@@ -4,7 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
+use templex::Method;
 use templex::mapping::Equality;
 use templex::output::{TextOptions, annotated_html, template_html, template_report, visible_text};
 use templex::pagelevel::{PageLevelConfig, SiteLevelConfig};
@@ -59,20 +61,37 @@ pub enum OrderArg {
     Document,
 }
 
-/// Site-level methods selectable on the command line.
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum MethodArg {
-    /// TemEx: complete subdigraph + exact top-down mapping.
-    Temex,
-    /// HybEx: page-level content detection first, then voting (CS 3, 2 votes).
-    Hybex,
-    /// SITELEVEL: fragments recurring on a sample of the site's pages (--site-pages, --theta).
-    Sitelevel,
-    /// PAGELEVEL: the key page alone, per-node classifier + tree isotonic smoothing.
-    Pagelevel,
-    /// Table text chunks: text chunks recurring on a sample of the key page's template
-    /// cluster (--site-pages, --chunk-fraction, --chunk-boundaries, --chunk-keys).
-    Tablechunk,
+/// What each method does, for `--help`.
+fn describe(m: Method) -> &'static str {
+    match m {
+        Method::TemEx => "TemEx: complete subdigraph + exact top-down mapping",
+        Method::HybEx => "HybEx: page-level content detection first, then voting (CS 3, 2 votes)",
+        Method::SiteLevel => {
+            "SITELEVEL: fragments recurring on a sample of the site's pages (--site-pages, --theta)"
+        }
+        Method::PageLevel => {
+            "PAGELEVEL: the key page alone, per-node classifier + tree isotonic smoothing"
+        }
+        Method::TableChunk => {
+            "Table text chunks: text chunks recurring on a sample of the key page's template cluster"
+        }
+        Method::MainContent => {
+            "No template detection: the page-level main-content extractor; the rest is template"
+        }
+    }
+}
+
+/// A `--method` parser accepting `methods` by their names (and batch mode's old
+/// `page-level` for `maincontent`, hidden).
+pub fn method_parser(methods: &[Method]) -> impl TypedValueParser<Value = Method> + use<> {
+    let mut values: Vec<PossibleValue> = methods
+        .iter()
+        .map(|m| PossibleValue::new(m.name()).help(describe(*m)))
+        .collect();
+    if methods.contains(&Method::MainContent) {
+        values.push(PossibleValue::new("page-level").hide(true));
+    }
+    PossibleValuesParser::new(values).map(|s| s.parse::<Method>().unwrap_or(Method::HybEx))
 }
 
 /// Chunk boundaries of the table text chunk method.
@@ -100,9 +119,9 @@ pub enum ChunkKeysArg {
 /// Settings of the site-level method, shared by `template` and `eval`.
 #[derive(Debug, Clone, Args)]
 pub struct MethodArgs {
-    /// Site-level method.
-    #[arg(long, value_enum, default_value_t = MethodArg::Hybex)]
-    pub method: MethodArg,
+    /// How the template is found.
+    #[arg(long, default_value = "hybex", value_parser = method_parser(&Method::ALL))]
+    pub method: Method,
 
     /// Size n of the complete subdigraph of sibling pages [default: 3].
     #[arg(long, value_name = "N")]
@@ -231,13 +250,7 @@ impl MethodArgs {
     /// The library configuration these arguments describe (the built-in model; see
     /// [`MethodArgs::try_config`]).
     pub fn config(&self) -> TemplateConfig {
-        let base = match self.method {
-            MethodArg::Temex => TemplateConfig::temex(),
-            MethodArg::Hybex => TemplateConfig::hybex(),
-            MethodArg::Sitelevel => TemplateConfig::sitelevel(),
-            MethodArg::Pagelevel => TemplateConfig::pagelevel(),
-            MethodArg::Tablechunk => TemplateConfig::tablechunk(),
-        };
+        let base = TemplateConfig::for_method(self.method);
         let chunking = base.tablechunk.chunking;
         let default_threshold = match base.equality {
             Equality::Weighted { threshold, .. } => threshold,

@@ -8,8 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Deserialize;
-use templex::eval::{EvalReport, Prediction, evaluate_sites, load_gold};
+use templex::eval::{DataSite, EvalReport, Prediction, evaluate_sites, load_gold};
 use templex::pagelevel::training::{SiteSamples, SiteTrainConfig, site_samples};
 use templex::pagelevel::{
     Model, PageLevelConfig, SiteLevelConfig, TrainConfig, TrainingInfo, TrainingSet, detect, train,
@@ -79,13 +78,6 @@ pub struct TrainArgs {
     pub json: Option<PathBuf>,
 }
 
-#[derive(Debug, Deserialize)]
-struct SiteEntry {
-    name: String,
-    dir: String,
-    site_url_prefixes_mapped_to_dir_root: Vec<String>,
-}
-
 /// The data directory: the flag, `TEMPLEX_DATA`, or `../shared/data`.
 pub fn data_dir(flag: &Option<PathBuf>) -> PathBuf {
     flag.clone()
@@ -93,11 +85,8 @@ pub fn data_dir(flag: &Option<PathBuf>) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("../shared/data"))
 }
 
-fn read_sites(data: &Path) -> Result<Vec<SiteEntry>> {
-    let path = data.join("sites.json");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
+fn read_sites(data: &Path) -> Result<Vec<DataSite>> {
+    Ok(templex::eval::read_sites(data)?)
 }
 
 /// Run `templex train`.
@@ -149,7 +138,7 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
     for e in &chosen {
         bar.set_message(e.name.clone());
         let dir = data.join(&e.dir);
-        let source = MirrorSource::new(&dir, &e.site_url_prefixes_mapped_to_dir_root)
+        let source = MirrorSource::new(&dir, &e.prefixes)
             .with_context(|| format!("cannot open site mirror {}", dir.display()))?;
         let s = site_samples(&e.name, &source, &site_config);
         tracing::info!(

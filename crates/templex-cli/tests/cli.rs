@@ -120,7 +120,7 @@ fn template_tablechunk_in_every_format() {
         String::from_utf8(out.stdout).unwrap()
     };
     let json: serde_json::Value = serde_json::from_str(&run("json", &[])).unwrap();
-    assert_eq!(json["method"], "table_chunk");
+    assert_eq!(json["method"], "tablechunk");
     assert!(json["pages_loaded"].as_u64().unwrap() >= 5, "{json}");
     let paths = json["template_paths"].as_array().unwrap();
     assert!(
@@ -155,4 +155,43 @@ fn template_tablechunk_in_every_format() {
     );
     let paper: serde_json::Value = serde_json::from_str(&paper).unwrap();
     assert!(paper["template_paths"].as_array().unwrap().is_empty());
+}
+
+/// `templex content dir/ | head -1`: the reader leaving early is no error.
+#[test]
+fn content_into_a_closed_pipe_exits_zero() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    // Far more output than a pipe buffers, so that the writer meets the closed pipe.
+    let para = "A sentence of prose that goes on for a while, with words. ".repeat(40);
+    for i in 0..300 {
+        let html = format!("<html><body><article><p>{i} {para}</p></article></body></html>");
+        std::fs::write(dir.path().join(format!("p{i:03}.html")), html).unwrap();
+    }
+    let mut child = templex()
+        .args(["content"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("0 A sentence"), "{first}");
+    // The reader is dropped here: the pipe closes.
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -42,7 +42,7 @@ fn jsonl_reports_every_input_including_errors() {
             .unwrap()
             .contains("Building a hot heap")
     );
-    assert_eq!(lines[0]["method"], "page-level");
+    assert_eq!(lines[0]["method"], "maincontent");
     assert!(lines[0]["timings"]["total_ms"].as_f64().is_some());
     assert!(
         lines[1]["text"]
@@ -67,10 +67,7 @@ fn site_aware_content_drops_the_template() {
     let out = ok(out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rec = &v[0];
-    assert!(
-        rec["method"].as_str().unwrap().starts_with("site-"),
-        "{rec}"
-    );
+    assert_eq!(rec["method"], "hybex", "{rec}");
     let text = rec["text"].as_str().unwrap();
     assert!(
         !text.contains("Upcoming events"),

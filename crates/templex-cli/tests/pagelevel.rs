@@ -72,7 +72,7 @@ fn sitelevel_json_reports_the_sample() {
         .unwrap();
     let out = ok(out);
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(r["method"], "site_level");
+    assert_eq!(r["method"], "sitelevel");
     assert!(r["pages_loaded"].as_u64().unwrap() <= 9);
     assert!(r["template_elements"].as_u64().unwrap() > 10);
 }

@@ -6,10 +6,8 @@ use templex::pagelevel::sitelevel::sample_indices;
 
 fn main() {
     let data = std::path::PathBuf::from(std::env::args().nth(1).expect("DATA_DIR"));
-    let sites: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(data.join("sites.json")).unwrap()).unwrap();
-    for s in sites.as_array().unwrap() {
-        let dir = data.join(s["dir"].as_str().unwrap());
+    for s in templex::eval::read_sites(&data).unwrap() {
+        let dir = s.path(&data);
         let src = templex::source::MirrorSource::new(&dir, &[] as &[&str]).unwrap();
         let files = src.html_files();
         let pick = sample_indices(files.len(), 200, 1);
@@ -36,7 +34,7 @@ fn main() {
             }
             sizes.sort_unstable_by(|a, b| b.cmp(a));
             sizes.truncate(8);
-            println!("{:<26} sim {sim}: {sizes:?}", s["name"].as_str().unwrap());
+            println!("{:<26} sim {sim}: {sizes:?}", s.name);
         }
     }
 }

@@ -19,21 +19,27 @@
 //!    (scores against the gold standard), [`batch`] (crawl scale, with the [`store`] of
 //!    learned templates).
 
+#[cfg(feature = "batch")]
 pub mod batch;
 pub mod cluster;
 pub mod dom;
+#[cfg(feature = "eval")]
 pub mod eval;
 pub mod extract;
 pub mod links;
 pub mod mapping;
+mod method;
 pub mod output;
 pub mod pagelevel;
 pub mod siblings;
 pub mod source;
+#[cfg(feature = "batch")]
 pub mod store;
 pub mod tablechunk;
 pub mod template;
 
 pub use dom::{Document, NodeId};
+pub use extract::{PageContent, PageHints, extract_page};
 pub use links::{Link, extract_links};
+pub use method::{Method, UnknownMethod};
 pub use source::{LoadError, Page, PageSource};

@@ -5,7 +5,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use templex::batch::{BatchConfig, BatchInput, LearnMethod, OutRecord, OutputFile, run};
+use templex::Method;
+use templex::batch::{BatchConfig, BatchInput, OutRecord, OutputFile, run};
 use templex::source::warc::{WarcWriter, append_mirror};
 use templex::store::TemplateStore;
 
@@ -62,7 +63,7 @@ fn batch(
 /// `dir`: the summary and the output records.
 fn batch_method(
     inputs: &[BatchInput],
-    method: LearnMethod,
+    method: Method,
     dir: &Path,
 ) -> (templex::batch::Summary, Vec<OutRecord>) {
     let config = BatchConfig {
@@ -83,11 +84,7 @@ fn warc_in_content_out_every_record_accounted() {
         BatchInput::Warc(warc),
         BatchInput::File(dir.path().join("missing.html")),
     ];
-    for method in [
-        LearnMethod::TableChunk,
-        LearnMethod::SiteLevel,
-        LearnMethod::HybEx,
-    ] {
+    for method in [Method::TableChunk, Method::SiteLevel, Method::HybEx] {
         let (s, recs) = batch_method(&inputs, method, dir.path());
         // 13 pages × 3 sites, the damaged spots the reader skipped (one or more for the cut
         // record), the missing file.
@@ -116,7 +113,7 @@ fn warc_in_content_out_every_record_accounted() {
                     == Some("https://www.riverbend-garden1.example/garden/compost-guide.html")
             })
             .unwrap();
-        assert_eq!(guide.method.as_deref(), Some(method.name()));
+        assert_eq!(guide.method, Some(method));
         assert_eq!(guide.site.as_deref(), Some("riverbend-garden1.example"));
         let text = guide.text.as_deref().unwrap();
         assert!(text.contains("compost"), "{text}");
@@ -128,7 +125,7 @@ fn warc_in_content_out_every_record_accounted() {
             .iter()
             .find(|r| r.url.as_deref().is_some_and(|u| u.contains("print")))
             .unwrap();
-        assert_eq!(print.method.as_deref(), Some("page-level"));
+        assert_eq!(print.method, Some(Method::MainContent));
     }
 }
 
@@ -372,7 +369,7 @@ fn loose_files_find_their_site_by_canonical_link() {
         std::fs::write(&path, html.replacen("<head>", &link, 1)).unwrap();
         files.push(BatchInput::File(path));
     }
-    for method in [LearnMethod::TableChunk, LearnMethod::HybEx] {
+    for method in [Method::TableChunk, Method::HybEx] {
         let (s, recs) = batch_method(&files, method, dir.path());
         assert_eq!(s.sites, 1, "{s:?}");
         assert!(s.learned >= 1, "{s:?}");
@@ -385,7 +382,7 @@ fn loose_files_find_their_site_by_canonical_link() {
             .iter()
             .find(|r| r.input.ends_with("garden-compost-guide.html"))
             .unwrap();
-        assert_eq!(guide.method.as_deref(), Some(method.name()), "{guide:?}");
+        assert_eq!(guide.method, Some(method), "{guide:?}");
         let text = guide.text.as_deref().unwrap();
         assert!(text.contains("compost"), "{text}");
         assert!(!text.contains("Volunteer with us"), "{method:?}: {text}");
@@ -481,7 +478,7 @@ fn later_rounds_learn_templates_the_first_pages_did_not_show() {
         .collect();
     assert_eq!(forum.len(), 12);
     for r in forum {
-        assert_eq!(r.method.as_deref(), Some("tablechunk"), "{r:?}");
+        assert_eq!(r.method, Some(Method::TableChunk), "{r:?}");
         assert_eq!(r.cluster.as_deref(), Some("a.example#1"));
         let text = r.text.as_deref().unwrap();
         assert!(text.contains("Item"), "{text}");
@@ -525,13 +522,13 @@ fn thinly_spread_sites_learn_across_rounds() {
         .collect();
     assert_eq!(thin.len(), 24);
     // The first rounds (3 pages each) learn nothing.
-    assert_eq!(thin[0].method.as_deref(), Some("page-level"));
+    assert_eq!(thin[0].method, Some(Method::MainContent));
     let templated = thin
         .iter()
-        .filter(|r| r.method.as_deref() == Some("tablechunk"))
+        .filter(|r| r.method == Some(Method::TableChunk))
         .count();
     assert!(templated >= 10, "{templated} of 24 pages with a template");
-    assert_eq!(thin[23].method.as_deref(), Some("tablechunk"));
+    assert_eq!(thin[23].method, Some(Method::TableChunk));
     assert!(
         !thin[23]
             .text

@@ -23,26 +23,19 @@ fn start_page_links_resolve() {
     let Some(data) = common::data_dir() else {
         return;
     };
-    let sites: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(data.join("sites.json")).unwrap()).unwrap();
+    let sites = templex::eval::read_sites(&data).unwrap();
     let mut failures = Vec::new();
     eprintln!(
         "{:<28} {:>6} {:>9} {:>7}",
         "site", "links", "resolved", "share"
     );
-    for site in sites.as_array().unwrap() {
-        let name = site["name"].as_str().unwrap();
-        let dir = data.join(site["dir"].as_str().unwrap());
-        let prefixes: Vec<&str> = site["site_url_prefixes_mapped_to_dir_root"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p.as_str().unwrap())
-            .collect();
-        let source = MirrorSource::new(&dir, &prefixes).unwrap();
+    for site in &sites {
+        let name = site.name.as_str();
+        let dir = site.path(&data);
+        let source = MirrorSource::new(&dir, &site.prefixes).unwrap();
         let (mut total, mut ok) = (0usize, 0usize);
-        for start in site["start_pages"].as_array().unwrap() {
-            let path = dir.join(start.as_str().unwrap());
+        for start in &site.start_pages {
+            let path = dir.join(start);
             let url = source
                 .url_for_path(&path)
                 .expect("start page inside mirror");

@@ -473,7 +473,7 @@ fn example_site_template_is_the_chrome() {
     assert!(html.contains("<body") && html.contains("main-menu"));
     assert!(!html.contains("entry-title"));
     let (keep, name) = r.content_mask(&Default::default());
-    assert_eq!(name, "site-tablechunk");
+    assert_eq!(name, Method::TableChunk);
     assert!(keep[one(&r.doc, "main article p").index()]);
     assert!(!keep[one(&r.doc, "#main-menu").index()]);
     // The print page has a template of its own: no sampled page shares it.
@@ -488,7 +488,7 @@ fn example_site_template_is_the_chrome() {
         "{:?}",
         r.notes
     );
-    assert_eq!(r.content_mask(&Default::default()).1, "page-level");
+    assert_eq!(r.content_mask(&Default::default()).1, Method::MainContent);
 }
 
 /// Floors on the whole dev gold with the method's defaults (measured: template F1 0.963,

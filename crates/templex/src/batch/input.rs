@@ -1,16 +1,15 @@
 //! Batch inputs as one stream of numbered records: WARC files (streamed, never indexed),
 //! site mirror directories and single files, in the order given.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use url::Url;
 
-use crate::source::MirrorSource;
 use crate::source::warc::read_warc_pages;
+use crate::source::{MirrorSource, read_page_file};
 
 /// Largest file read as a page; bigger ones are reported, not read.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_FILE_BYTES: u64 = crate::source::MAX_PAGE_BYTES;
 
 /// One input of a batch run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,6 +112,15 @@ pub enum Item {
 }
 
 impl Item {
+    /// The item with its position in the run set to `seq`.
+    pub fn numbered(mut self, seq: u64) -> Item {
+        match &mut self {
+            Item::Page(r) => r.seq = seq,
+            Item::Failed { seq: s, .. } => *s = seq,
+        }
+        self
+    }
+
     /// The item's position in the run.
     pub fn seq(&self) -> u64 {
         match self {
@@ -123,24 +131,23 @@ impl Item {
 }
 
 /// Stream every record of `inputs`, numbered in order. Never holds more than one page.
-pub fn records(inputs: &[BatchInput]) -> impl Iterator<Item = Item> + '_ {
+pub fn records(inputs: &[BatchInput]) -> impl Iterator<Item = Item> + Send + 'static {
+    into_records(inputs.to_vec())
+}
+
+/// [`records`] of inputs it owns (for a stream that outlives its caller's list).
+pub fn into_records(inputs: Vec<BatchInput>) -> impl Iterator<Item = Item> + Send + 'static {
     inputs
-        .iter()
-        .flat_map(|input| -> Box<dyn Iterator<Item = Item>> {
-            match input {
+        .into_iter()
+        .flat_map(|input| -> Box<dyn Iterator<Item = Item> + Send> {
+            match &input {
                 BatchInput::Warc(path) => warc_items(path),
                 BatchInput::Mirror { dir, prefixes } => mirror_items(dir, prefixes),
                 BatchInput::File(path) => Box::new(std::iter::once(file_item(path))),
             }
         })
         .enumerate()
-        .map(|(n, mut it)| {
-            match &mut it {
-                Item::Page(r) => r.seq = n as u64,
-                Item::Failed { seq, .. } => *seq = n as u64,
-            }
-            it
-        })
+        .map(|(n, it)| it.numbered(n as u64))
 }
 
 /// The pages of a WARC, plus one `Failed` item for every damaged spot the reader skipped
@@ -196,7 +203,7 @@ impl Iterator for WarcItems {
     }
 }
 
-fn warc_items(path: &Path) -> Box<dyn Iterator<Item = Item>> {
+fn warc_items(path: &Path) -> Box<dyn Iterator<Item = Item> + Send> {
     let label = path.display().to_string();
     match read_warc_pages(path) {
         Err(e) => Box::new(std::iter::once(Item::Failed {
@@ -215,7 +222,7 @@ fn warc_items(path: &Path) -> Box<dyn Iterator<Item = Item>> {
     }
 }
 
-fn mirror_items(dir: &Path, prefixes: &[String]) -> Box<dyn Iterator<Item = Item>> {
+fn mirror_items(dir: &Path, prefixes: &[String]) -> Box<dyn Iterator<Item = Item> + Send> {
     // Without a prefix, each mirror is its own site: its directory name as host, made a
     // host name when it is none (`compphys-uio` → `compphys-uio.localhost`).
     let own;
@@ -294,28 +301,7 @@ fn file_item(path: &Path) -> Item {
     }
 }
 
-/// Read a file, gunzipping by magic bytes, within [`MAX_FILE_BYTES`].
+/// Read a page file (see [`read_page_file`]), the error naming the file.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if !meta.is_file() {
-        return Err(format!("{} is not a file", path.display()));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{} is {} bytes, over the {MAX_FILE_BYTES}-byte page limit",
-            path.display(),
-            meta.len()
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .take(MAX_FILE_BYTES)
-            .read_to_end(&mut out)
-            .map_err(|e| format!("cannot gunzip {}: {e}", path.display()))?;
-        return Ok(out);
-    }
-    Ok(bytes)
+    read_page_file(path, MAX_FILE_BYTES).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }

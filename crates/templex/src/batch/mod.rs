@@ -49,68 +49,49 @@ use crate::cluster::{ClusterConfig, Clusterer, Fingerprint};
 use crate::dom::{Document, NodeId, parse_bytes_lean, parse_bytes_text};
 use crate::extract::{ContentConfig, content_text, non_template_mask, page_content, page_title};
 use crate::mapping::MapIndex;
+use crate::method::Method;
 use crate::pagelevel::sitelevel::node_hashes;
 use crate::pagelevel::{SiteLevel, SiteLevelConfig};
 use crate::store::{LearnedModel, NewTemplate, ReferencePage, StoreError, TemplateStore};
 use crate::template::{TemplateConfig, template_against};
 
-pub use input::{BatchInput, Item, RecordIn, records};
-pub use output::{OutRecord, OutputFile};
+pub use input::{BatchInput, Item, RecordIn, into_records, records};
+pub use output::{OutRecord, OutputFile, RecordSink};
 
-/// How clusters learn their templates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LearnMethod {
-    /// HybEx against a few reference pages of the cluster (its most typical sample pages):
-    /// the site-level mapping of `templex content --site`, without the link search.
-    HybEx,
-    /// SITELEVEL over the cluster's sample: one hashing pass per page.
-    SiteLevel,
-    /// Table text chunks over the cluster's sample: one chunking pass per page.
-    TableChunk,
-    /// Learn nothing: every page gets the page-level content extractor.
-    PageLevel,
-}
-
-impl LearnMethod {
-    /// Name in run keys and reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            LearnMethod::HybEx => "hybex",
-            LearnMethod::SiteLevel => "sitelevel",
-            LearnMethod::TableChunk => "tablechunk",
-            LearnMethod::PageLevel => "page-level",
-        }
-    }
-
-    /// What the method learns from of a page: its table chunk keys or node hashes.
-    fn keys(self, doc: &Document, config: &BatchConfig) -> Vec<u64> {
-        match self {
-            LearnMethod::TableChunk => {
-                crate::tablechunk::page_keys(doc, &config.tablechunk.chunking)
-            }
-            _ => node_hashes(doc),
-        }
-    }
-
-    /// Parse a page as this method reads it: lean, and for the methods that read text
-    /// only, without the attributes they never look at.
-    fn parse(self, body: &[u8], charset: Option<&str>) -> Document {
-        match self {
-            LearnMethod::TableChunk | LearnMethod::PageLevel => parse_bytes_text(body, charset),
-            LearnMethod::HybEx | LearnMethod::SiteLevel => parse_bytes_lean(body, charset),
-        }
+/// What a batch run's method reads of a page: its table chunk keys or node hashes.
+fn learn_keys(method: Method, doc: &Document, config: &BatchConfig) -> Vec<u64> {
+    match method {
+        Method::TableChunk => crate::tablechunk::page_keys(doc, &config.tablechunk.chunking),
+        _ => node_hashes(doc),
     }
 }
+
+/// Parse a page as a batch run's method reads it: lean, and for the methods that read text
+/// only, without the attributes they never look at.
+fn parse_for(method: Method, body: &[u8], charset: Option<&str>) -> Document {
+    match method {
+        Method::TableChunk | Method::MainContent => parse_bytes_text(body, charset),
+        _ => parse_bytes_lean(body, charset),
+    }
+}
+
+/// The methods a batch run can learn with ([`Method::MainContent`]: learn nothing, every
+/// page gets the page-level content extractor).
+pub const BATCH_METHODS: [Method; 4] = [
+    Method::TableChunk,
+    Method::HybEx,
+    Method::SiteLevel,
+    Method::MainContent,
+];
 
 /// Reference pages a HybEx cluster keeps: a pool spread over the cluster's variants.
 pub const REFERENCE_POOL: usize = 8;
 
 /// Settings of a batch run.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct BatchConfig {
     /// How templates are learned.
-    pub method: LearnMethod,
+    pub method: Method,
     /// Pages of a learning round's sample, spread evenly over the round, that are clustered
     /// and learned from. With `min_pages` it sets the smallest cluster that gets a template
     /// (100 and 5: clusters of 5% of a round).
@@ -137,12 +118,14 @@ pub struct BatchConfig {
     /// keep a site's pages together (mirrors, crawls by host), its first round is the
     /// whole site.
     pub quiet: usize,
-    /// Records parsed in parallel at a time.
+    /// Records parsed in parallel at a time (no output depends on it).
+    #[serde(skip)]
     pub chunk: usize,
     /// Ignore stored templates of the sites seen and learn them again (a new version).
     pub relearn: bool,
     /// Sites kept in memory (past it, the oldest idle sites leave; their templates are in
-    /// the store).
+    /// the store; no output depends on it).
+    #[serde(skip)]
     pub site_cache: usize,
     /// HybEx's page-level step on SITELEVEL and table-chunk templates: the main content the
     /// page-level detector finds is never template
@@ -156,7 +139,7 @@ pub struct BatchConfig {
 impl Default for BatchConfig {
     fn default() -> Self {
         BatchConfig {
-            method: LearnMethod::TableChunk,
+            method: Method::TableChunk,
             site_sample: 100,
             sample_pages: 50,
             min_pages: 5,
@@ -190,6 +173,9 @@ pub enum BatchError {
         "cannot resume: the output has {0} records but the template store does not know this run (inputs, settings or store changed); start over"
     )]
     CannotResume(u64),
+    /// The method is not one a batch run can learn with ([`BATCH_METHODS`]).
+    #[error("batch mode cannot learn with {0}: use tablechunk, hybex, sitelevel or maincontent")]
+    Method(Method),
 }
 
 /// Progress events, for progress bars and logs.
@@ -215,7 +201,7 @@ pub struct Summary {
     /// Records that are errors.
     pub errors: u64,
     /// Records per method.
-    pub methods: std::collections::BTreeMap<String, u64>,
+    pub methods: std::collections::BTreeMap<Method, u64>,
     /// Sites seen.
     pub sites: usize,
     /// Templates learned and stored by this run.
@@ -427,8 +413,9 @@ struct Parsed {
     print: Fingerprint,
 }
 
-/// Run a batch: one pass over the inputs, each page parsed once. Writes one line per record
-/// to `out` in record order, learns templates into `store` as the sites' rounds end.
+/// Run a batch over input files: one pass over the inputs, each page parsed once. Writes one
+/// line per record to `out` in record order, learns templates into `store` as the sites'
+/// rounds end.
 ///
 /// With `out` holding the first records of an interrupted run with the same inputs and
 /// settings, the run resumes: it reads and learns from the records again (learning goes
@@ -440,16 +427,49 @@ pub fn run(
     out: &mut OutputFile,
     progress: &dyn Fn(Progress),
 ) -> Result<Summary, BatchError> {
-    let key = run_key(inputs, config);
+    let identity: Vec<String> = inputs.iter().map(BatchInput::identity).collect();
+    run_records(
+        records(inputs),
+        &identity.join("\n"),
+        config,
+        store,
+        out,
+        progress,
+    )
+}
+
+/// Run a batch over any stream of records (a Python generator, a server's requests, a
+/// crawler's fetches): one output record per item to `sink`, in item order, numbered from 0
+/// in that order whatever `seq` the items carry. `identity` names the stream for resuming
+/// (the files and their sizes and times, say): a sink that already holds records
+/// ([`RecordSink::resume_from`]) resumes only a run of the same identity and settings.
+///
+/// The stream is read on a thread of its own, a chunk of records ahead.
+pub fn run_records<I>(
+    items: I,
+    identity: &str,
+    config: &BatchConfig,
+    store: &mut TemplateStore,
+    sink: &mut dyn RecordSink,
+    progress: &dyn Fn(Progress),
+) -> Result<Summary, BatchError>
+where
+    I: IntoIterator<Item = Item>,
+    I::IntoIter: Send,
+{
+    if !BATCH_METHODS.contains(&config.method) {
+        return Err(BatchError::Method(config.method));
+    }
+    let key = run_key(identity, config);
     let t0 = Instant::now();
-    let resume_from = out.next_seq();
+    let resume_from = sink.resume_from();
     if resume_from > 0 && !store.has_run(&key)? {
         return Err(BatchError::CannotResume(resume_from));
     }
     if resume_from > 0 {
         tracing::info!(from = resume_from, "resuming");
     }
-    store.begin_run(&key, &format!("{} inputs", inputs.len()))?;
+    store.begin_run(&key, &describe_inputs(identity))?;
     let mut engine = Engine {
         config,
         store,
@@ -477,13 +497,17 @@ pub fn run(
     // against templates that changed since is checked again (`settle_match`), and an
     // unmatched one is matched against the current ones (`absorb`).
     let mut pending: Option<Vec<Step>> = None;
-    chunked(inputs, config.chunk, 0, &mut |chunk| {
+    let numbered = items
+        .into_iter()
+        .enumerate()
+        .map(|(n, item)| item.numbered(n as u64));
+    chunked(numbered, config.chunk, &mut |chunk| {
         let next = engine.begin_chunk(chunk)?;
         let resume_from = engine.resume_from;
         let (steps, ended) = rayon::join(
             || parse_chunk(next, config, resume_from),
             || match pending.take() {
-                Some(steps) => engine.end_chunk(steps, out),
+                Some(steps) => engine.end_chunk(steps, sink),
                 None => Ok(()),
             },
         );
@@ -496,9 +520,9 @@ pub fn run(
         Ok(())
     })?;
     if let Some(steps) = pending.take() {
-        engine.end_chunk(steps, out)?;
+        engine.end_chunk(steps, sink)?;
     }
-    engine.finish(out)?;
+    engine.finish(sink)?;
     progress(Progress::Records {
         read: engine.read,
         written: engine.next_out,
@@ -517,28 +541,21 @@ pub fn run(
     Ok(summary)
 }
 
-/// A stable key of the run's inputs and of the settings its output depends on.
-fn run_key(inputs: &[BatchInput], config: &BatchConfig) -> String {
-    let mut desc = format!(
-        "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
-        config.method.name(),
-        config.site_sample,
-        config.sample_pages,
-        config.min_pages,
-        config.sitelevel.theta,
-        config.sitelevel.cover,
-        config.tablechunk.fraction,
-        config.cluster.similarity,
-        config.relearn,
-        config.window,
-        config.quiet,
-        config.sample_memory
-    );
-    for i in inputs {
-        desc.push('\n');
-        desc.push_str(&i.identity());
-    }
+/// A stable key of the run's inputs and of every setting its output depends on: the
+/// serialized config (settings that change no output, such as the chunk size, are left out
+/// of it), so that no setting can be forgotten here.
+fn run_key(identity: &str, config: &BatchConfig) -> String {
+    let settings = serde_json::to_string(config).unwrap_or_default();
+    let desc = format!("{settings}\n{identity}");
     format!("{:016x}", crate::pagelevel::sitelevel::stable_hash(&desc))
+}
+
+/// What the store records of a run's inputs: their count, or the stream's identity.
+fn describe_inputs(identity: &str) -> String {
+    match identity.lines().count() {
+        0 => "a record stream".into(),
+        n => format!("{n} inputs"),
+    }
 }
 
 /// The streaming run.
@@ -581,7 +598,7 @@ impl Engine<'_> {
                 self.summary.sites += 1;
             }
             let (below, pages) = parked.map_or((None, 0), |(b, p)| (Some(b), p));
-            let stored = if self.config.method == LearnMethod::PageLevel {
+            let stored = if self.config.method == Method::MainContent {
                 Vec::new()
             } else {
                 self.store
@@ -652,8 +669,8 @@ impl Engine<'_> {
     /// A chunk's serial last step, on the results of [`parse_chunk`] in record order: the
     /// pages no template matched join their sites' rounds, the rounds that are done learn,
     /// their pages are applied (in parallel) and what is in order is written.
-    fn end_chunk(&mut self, steps: Vec<Step>, out: &mut OutputFile) -> Result<(), BatchError> {
-        let use_templates = self.config.method != LearnMethod::PageLevel;
+    fn end_chunk(&mut self, steps: Vec<Step>, out: &mut dyn RecordSink) -> Result<(), BatchError> {
+        let use_templates = self.config.method != Method::MainContent;
         let mut apply: Vec<(RecordIn, ApplyPage)> = Vec::new();
         for step in steps {
             let seq = match step {
@@ -712,7 +729,7 @@ impl Engine<'_> {
             match nearest_cluster(&current, &m.print, config) {
                 Some(c) if Arc::ptr_eq(&c, &m.cluster) => c,
                 other => {
-                    let doc = config.method.parse(&m.rec.body, m.rec.charset.as_deref());
+                    let doc = parse_for(config.method, &m.rec.body, m.rec.charset.as_deref());
                     if let Some(c) = &other {
                         self.note_used(&m.site, c);
                     }
@@ -787,9 +804,9 @@ impl Engine<'_> {
         let at = st.admission.admit();
         // What the page teaches is taken when the round ends, from the sample's pages only;
         // a page that is not written does not keep its parse, so it gives it now.
-        let keys = (at.is_some() && !write).then(|| config.method.keys(&p.doc, config));
+        let keys = (at.is_some() && !write).then(|| learn_keys(config.method, &p.doc, config));
         // The body stays only where HybEx reads it (references, a page's own hash).
-        let hybex = config.method == LearnMethod::HybEx;
+        let hybex = config.method == Method::HybEx;
         let mut rec = p.rec;
         if !hybex {
             rec.body = Vec::new();
@@ -894,7 +911,7 @@ impl Engine<'_> {
             .par_iter_mut()
             .filter(|p| admission.keeps(p.at) && p.sample.keys.is_none())
             .for_each(|p| {
-                p.sample.keys = p.doc.as_ref().map(|d| config.method.keys(d, config));
+                p.sample.keys = p.doc.as_ref().map(|d| learn_keys(config.method, d, config));
             });
         tracing::debug!(site, pages = round.len(), ?why, "learning round ends");
         if why == RoundEnd::Memory {
@@ -993,7 +1010,7 @@ impl Engine<'_> {
     }
 
     /// Write the outputs that are next in record order.
-    fn flush(&mut self, out: &mut OutputFile) -> Result<(), BatchError> {
+    fn flush(&mut self, out: &mut dyn RecordSink) -> Result<(), BatchError> {
         let mut wrote = false;
         while let Some(entry) = self.ready.first_entry() {
             if *entry.key() != self.next_out {
@@ -1004,9 +1021,9 @@ impl Engine<'_> {
                 self.summary.errors += 1;
             }
             if let Some(m) = &r.method {
-                *self.summary.methods.entry(m.clone()).or_insert(0) += 1;
+                *self.summary.methods.entry(*m).or_insert(0) += 1;
             }
-            out.write(&r)?;
+            out.write(r)?;
             self.summary.written += 1;
             self.next_out += 1;
             wrote = true;
@@ -1040,7 +1057,7 @@ impl Engine<'_> {
     }
 
     /// The inputs ended: every round learns from what it has, the rest is written.
-    fn finish(&mut self, out: &mut OutputFile) -> Result<(), BatchError> {
+    fn finish(&mut self, out: &mut dyn RecordSink) -> Result<(), BatchError> {
         let mut apply = Vec::new();
         while let Some((_, site)) = self.rounds.first_key_value() {
             let site = site.clone();
@@ -1109,7 +1126,7 @@ fn learn_round(
             })
             .collect();
         // HybEx references: members with their page, evenly spaced over the cluster.
-        let pool: Vec<ReferencePage> = if config.method == LearnMethod::HybEx {
+        let pool: Vec<ReferencePage> = if config.method == Method::HybEx {
             let with: Vec<&RecordIn> = m.iter().filter_map(|&i| round[i].rec.as_ref()).collect();
             let take = REFERENCE_POOL.min(with.len());
             (0..take)
@@ -1152,7 +1169,7 @@ struct ChunkIn {
 /// (as the chunk found them) matches; the rest go to [`Engine::end_chunk`]. It needs nothing
 /// of the engine, so it runs while the engine ends the chunk before.
 fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<Step> {
-    let use_templates = config.method != LearnMethod::PageLevel;
+    let use_templates = config.method != Method::MainContent;
     let ChunkIn {
         items,
         by_url,
@@ -1182,7 +1199,7 @@ fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<St
             if !use_templates && r.seq < resume_from {
                 return Step::Skip(r.seq, None);
             }
-            let doc = config.method.parse(&r.body, r.charset.as_deref());
+            let doc = parse_for(config.method, &r.body, r.charset.as_deref());
             let site = match &by_url {
                 Some(s) => s.clone(),
                 None => site_key(None, &doc, &r.input),
@@ -1236,16 +1253,16 @@ fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<St
 /// Chunks of records read on their own thread, so that reading and decompressing overlap
 /// with parsing; at most two chunks wait (besides the one being parsed and the one being
 /// ended), which bounds memory.
+/// Feed `items` to `f` a chunk at a time, read on a thread of its own two chunks ahead.
 fn chunked(
-    inputs: &[BatchInput],
+    items: impl Iterator<Item = Item> + Send,
     chunk: usize,
-    skip: u64,
     f: &mut dyn FnMut(Vec<Item>) -> Result<(), BatchError>,
 ) -> Result<(), BatchError> {
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Item>>(2);
         scope.spawn(move || {
-            let mut stream = records(inputs).skip(skip as usize);
+            let mut stream = items;
             loop {
                 let c: Vec<Item> = stream.by_ref().take(chunk.max(1)).collect();
                 if c.is_empty() || tx.send(c).is_err() {
@@ -1261,7 +1278,7 @@ fn chunked(
 }
 
 fn learn_model(keys: &[&[u64]], pool: Vec<ReferencePage>, config: &BatchConfig) -> LearnedModel {
-    if config.method == LearnMethod::TableChunk {
+    if config.method == Method::TableChunk {
         let mut learner = crate::tablechunk::TableChunkLearner::new(config.tablechunk);
         for k in keys {
             learner.add_keys(k);
@@ -1275,7 +1292,7 @@ fn learn_model(keys: &[&[u64]], pool: Vec<ReferencePage>, config: &BatchConfig) 
     let sitelevel = freq.model(&config.sitelevel);
     match config.method {
         // Each page is mapped against its pool's pages least like it (see `apply_one`).
-        LearnMethod::HybEx => LearnedModel::HybEx {
+        Method::HybEx => LearnedModel::HybEx {
             references: pool,
             sitelevel,
         },
@@ -1301,7 +1318,7 @@ enum Prepared {
 struct ClusterTemplate {
     number: u32,
     core: Fingerprint,
-    method: &'static str,
+    method: Method,
     /// Learned by an earlier run (pages matching it count as reuse).
     stored: bool,
     prepared: Prepared,
@@ -1453,7 +1470,7 @@ fn apply_one(
             let text = content_text(doc, body, &|id| keep[id.index()]);
             (
                 text,
-                c.method.to_string(),
+                c.method,
                 Some(format!("{}#{}", page.site, c.number)),
                 template_share(doc, &template),
             )
@@ -1462,7 +1479,7 @@ fn apply_one(
             let c = page_content(doc, &config.content);
             let root = c.root.unwrap_or(body);
             let text = content_text(doc, root, &|id| c.is_content(id));
-            (text, "page-level".to_string(), None, 0.0)
+            (text, Method::MainContent, None, 0.0)
         }
     };
     OutRecord {

@@ -27,10 +27,10 @@ pub struct OutRecord {
     /// The template cluster within the site (`site#n`), when a learned template applied.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub cluster: Option<String>,
-    /// How the content was found: a learned template's method (`sitelevel`), or
-    /// `page-level` for pages of no learned template.
+    /// How the content was found: a learned template's method (`tablechunk`), or
+    /// `maincontent` for pages of no learned template.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub method: Option<String>,
+    pub method: Option<crate::Method>,
     /// The page title.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub title: Option<String>,
@@ -43,6 +43,47 @@ pub struct OutRecord {
     /// Why the record has no content.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub error: Option<String>,
+}
+
+/// Where a batch run's output records go, in record order: a file
+/// ([`OutputFile`]), a `Vec`, a channel to another thread. Sinks are written from the
+/// run's worker threads, hence `Send`.
+pub trait RecordSink: Send {
+    /// Records an interrupted run already wrote here: the run reads and learns from them
+    /// again without writing them, and goes on with the next. 0 for a fresh sink.
+    fn resume_from(&self) -> u64 {
+        0
+    }
+
+    /// Take the next record, in order.
+    fn write(&mut self, record: OutRecord) -> std::io::Result<()>;
+
+    /// The records taken so far are final (the templates they used are stored): make them
+    /// durable.
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl RecordSink for Vec<OutRecord> {
+    fn write(&mut self, record: OutRecord) -> std::io::Result<()> {
+        self.push(record);
+        Ok(())
+    }
+}
+
+impl RecordSink for OutputFile {
+    fn resume_from(&self) -> u64 {
+        self.next_seq()
+    }
+
+    fn write(&mut self, record: OutRecord) -> std::io::Result<()> {
+        OutputFile::write(self, &record)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        OutputFile::flush(self)
+    }
 }
 
 /// The output file, opened for appending after the last complete line.
@@ -141,7 +182,7 @@ mod tests {
             url: None,
             site: None,
             cluster: None,
-            method: Some("page-level".into()),
+            method: Some(crate::Method::MainContent),
             title: None,
             text: Some("t".into()),
             template_share: Some(0.0),

@@ -7,6 +7,7 @@ pub mod decode;
 mod identity;
 mod lean;
 mod parse;
+#[cfg(feature = "eval")]
 pub mod select;
 mod serialize;
 mod tokenize;
@@ -16,6 +17,7 @@ pub use decode::{Decoded, EncodingSource, decode};
 pub use identity::Signatures;
 pub use lean::{TEXT_ATTRIBUTES, parse_bytes_lean, parse_bytes_text, strip_raw_text};
 pub use parse::{parse_bytes, parse_str, parse_str_html5ever};
+#[cfg(feature = "eval")]
 pub use select::{Selector, SelectorError, select};
 pub use serialize::{SerializeHook, Verbatim, is_void};
 pub use tree::{Attr, Children, Document, Element, Node, NodeData, NodeId, collapse_whitespace};

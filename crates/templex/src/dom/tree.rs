@@ -78,11 +78,6 @@ impl Element {
             .split(|c: char| c.is_ascii_whitespace())
             .filter(|s| !s.is_empty())
     }
-
-    /// Whether the element has the class `class`.
-    pub fn has_class(&self, class: &str) -> bool {
-        self.classes().any(|c| c == class)
-    }
 }
 
 /// What a node is.

@@ -14,14 +14,16 @@ use std::path::PathBuf;
 mod gold;
 mod runner;
 mod score;
+mod sites;
 
 pub use gold::{GoldSite, KeyPage, gold_content, load_gold};
 pub use runner::{
     Detector, EvalReport, MacroScores, MeanPrf, PageRow, Prediction, evaluate, evaluate_sites,
 };
 pub use score::{PageScore, Prf, score};
+pub use sites::{DataSite, read_sites};
 
-/// Why the gold standard could not be read.
+/// Why the gold standard (or the site list) could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     /// A file or directory could not be read.
@@ -33,7 +35,7 @@ pub enum EvalError {
         #[source]
         source: std::io::Error,
     },
-    /// A gold file is not valid gold JSON.
+    /// A gold file (or `sites.json`) is not valid JSON of its kind.
     #[error("invalid gold file {}: {source}", path.display())]
     Json {
         /// The file.

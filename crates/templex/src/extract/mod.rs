@@ -11,9 +11,11 @@
 //! dropped, while headings, lists, tables, code blocks and captions are kept.
 
 mod blocks;
+mod page;
 mod render;
 
 pub use blocks::{Block, BlockKind, is_invisible, segment_blocks, visible_descendants};
+pub use page::{ContentTimings, PageContent, PageHints, extract_page, outside_content};
 pub use render::{content_html, content_markdown, content_text};
 
 use markup5ever::local_name;
@@ -23,7 +25,7 @@ use crate::dom::{Document, NodeData, NodeId};
 use crate::output::is_block;
 
 /// Settings of [`page_content`].
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct ContentConfig {
     /// Keep user comments (dropped by default).
     pub comments: bool,

@@ -294,6 +294,9 @@ impl HttpFetcher {
     /// A fetcher with the given settings.
     pub fn new(config: HttpConfig) -> Result<Self, HttpSetupError> {
         let resolver = Arc::new(PinnedResolver::default());
+        // reqwest is built without a crypto provider (aws-lc-rs is a long C build): ring's
+        // is installed as the process default unless the embedder installed one.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .user_agent(config.user_agent.clone())
             // Redirects are followed by hand so every hop gets the scheme, address and

@@ -11,10 +11,7 @@ use std::path::{Component, Path, PathBuf};
 use percent_encoding::percent_decode_str;
 use url::Url;
 
-use super::{LoadCounter, LoadError, LoadStats, Page, PageSource};
-
-/// Largest file the mirror will read; anything bigger is not a web page.
-const DEFAULT_MAX_BYTES: u64 = 256 * 1024 * 1024;
+use super::{LoadCounter, LoadError, LoadStats, Page, PageFileError, PageSource};
 
 /// One `host/path` prefix that maps to the mirror root.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,7 +92,7 @@ impl MirrorSource {
             root,
             prefixes: parsed,
             base,
-            max_bytes: DEFAULT_MAX_BYTES,
+            max_bytes: super::MAX_PAGE_BYTES,
             counter: LoadCounter::default(),
         })
     }
@@ -247,14 +244,14 @@ impl MirrorSource {
             path: path.display().to_string(),
             source,
         };
-        let len = std::fs::metadata(path).map_err(io)?.len();
-        if len > self.max_bytes {
-            return Err(LoadError::TooLarge {
+        let body = super::read_page_file(path, self.max_bytes).map_err(|e| match e {
+            PageFileError::Io(e) => io(e),
+            PageFileError::NotAFile => io(std::io::Error::other("not a file")),
+            PageFileError::TooLarge { .. } => LoadError::TooLarge {
                 url: url.to_string(),
                 limit: self.max_bytes as usize,
-            });
-        }
-        let body = std::fs::read(path).map_err(io)?;
+            },
+        })?;
         Ok(Page {
             url: url.clone(),
             final_url: self.url_for_path(path).unwrap_or_else(|| url.clone()),

@@ -8,14 +8,22 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use url::Url;
 
+mod file;
+#[cfg(feature = "http")]
 pub mod http;
 pub mod memory;
 pub mod mirror;
+mod open;
+#[cfg(feature = "warc")]
 pub mod warc;
 
+pub use file::{MAX_PAGE_BYTES, PageFileError, read_page_file};
+#[cfg(feature = "http")]
 pub use http::{HttpConfig, HttpSource};
 pub use memory::MemorySource;
 pub use mirror::MirrorSource;
+pub use open::{OpenError, OpenedSite, SiteSpec, open_site};
+#[cfg(feature = "warc")]
 pub use warc::WarcSource;
 
 /// A loaded page: raw bytes plus what the transport said about them.

@@ -73,12 +73,12 @@ pub enum LearnedModel {
 }
 
 impl LearnedModel {
-    /// The method name stored with the model.
-    pub fn method(&self) -> &'static str {
+    /// The method that learned the model (its name is stored with it).
+    pub fn method(&self) -> crate::Method {
         match self {
-            LearnedModel::SiteLevel(_) => "sitelevel",
-            LearnedModel::HybEx { .. } => "hybex",
-            LearnedModel::TableChunk(_) => "tablechunk",
+            LearnedModel::SiteLevel(_) => crate::Method::SiteLevel,
+            LearnedModel::HybEx { .. } => crate::Method::HybEx,
+            LearnedModel::TableChunk(_) => crate::Method::TableChunk,
         }
     }
 
@@ -329,7 +329,7 @@ fn insert_template(
     stmt.execute(params![
         site,
         t.cluster,
-        t.model.method(),
+        t.model.method().name(),
         version,
         t.pages as i64,
         u64s_to_blob(&t.core.0),

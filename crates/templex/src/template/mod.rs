@@ -18,7 +18,7 @@ use serde::Serialize;
 use url::Url;
 
 use crate::dom::{Document, NodeId};
-use crate::extract::{ContentConfig, page_content};
+use crate::extract::{ContentConfig, ContentTimings, PageContent, page_content};
 use crate::mapping::{Equality, MapIndex, Mapping, etdm};
 use crate::pagelevel::{Model, PageLevelConfig, Segment, SiteLevel, SiteLevelConfig};
 use crate::siblings::cs::{CsConfig, LinkOrder, StopReason, find_complete_subdigraph};
@@ -36,37 +36,7 @@ pub enum TemplateRule {
     TextEvidence,
 }
 
-/// Which method finds the template.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Method {
-    /// TemEx: the template is what the CS mappings agree on.
-    TemEx,
-    /// HybEx: page-level main-content detection first; the detected content can never be
-    /// template, then the CS mappings vote.
-    HybEx,
-    /// SITELEVEL: fragments that recur on many sampled pages of the site are template
-    /// ([`crate::pagelevel::sitelevel`]).
-    SiteLevel,
-    /// PAGELEVEL: the key page alone, classified and smoothed ([`crate::pagelevel`]).
-    PageLevel,
-    /// Table text chunks: text chunks recurring on many sampled pages of the key page's
-    /// template are template ([`crate::tablechunk`]).
-    TableChunk,
-}
-
-impl Method {
-    /// The method's name on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::TemEx => "temex",
-            Method::HybEx => "hybex",
-            Method::SiteLevel => "sitelevel",
-            Method::PageLevel => "pagelevel",
-            Method::TableChunk => "tablechunk",
-        }
-    }
-}
+pub use crate::method::Method;
 
 /// Settings of [`extract_template`].
 #[derive(Debug, Clone)]
@@ -193,6 +163,27 @@ impl TemplateConfig {
         }
     }
 
+    /// The main-content extractor's complement as the template (no site needed).
+    pub fn maincontent() -> Self {
+        TemplateConfig {
+            method: Method::MainContent,
+            ..TemplateConfig::temex()
+        }
+    }
+
+    /// The defaults of `method` (those of [`TemplateConfig::hybex`], [`TemplateConfig::temex`],
+    /// …).
+    pub fn for_method(method: Method) -> Self {
+        match method {
+            Method::TemEx => TemplateConfig::temex(),
+            Method::HybEx => TemplateConfig::hybex(),
+            Method::SiteLevel => TemplateConfig::sitelevel(),
+            Method::PageLevel => TemplateConfig::pagelevel(),
+            Method::TableChunk => TemplateConfig::tablechunk(),
+            Method::MainContent => TemplateConfig::maincontent(),
+        }
+    }
+
     /// The PAGELEVEL classifier in use.
     pub fn model(&self) -> &Model {
         self.model.as_deref().unwrap_or_else(|| Model::builtin())
@@ -265,30 +256,37 @@ impl TemplateResult {
         self.doc.elements().filter(|e| self.template[e.index()])
     }
 
-    /// The key page's content as a keep mask, and the name of the method behind it: what
-    /// the template does not claim when the site gave evidence (siblings or a page sample);
-    /// otherwise the page-level main-content extractor's choice, which beats a page-level
-    /// template guess at finding the content.
-    pub fn content_mask(&self, config: &ContentConfig) -> (Vec<bool>, &'static str) {
+    /// The key page's content as a keep mask, and the method behind it: what the template
+    /// does not claim when the site gave evidence (siblings or a page sample); otherwise the
+    /// page-level main-content extractor's choice ([`Method::MainContent`]), which beats a
+    /// page-level template guess at finding the content.
+    pub fn content_mask(&self, config: &ContentConfig) -> (Vec<bool>, Method) {
         let site_evidence = match self.method {
             Method::TemEx | Method::HybEx => !self.cs_pages.is_empty(),
             Method::SiteLevel | Method::TableChunk => self.template.iter().any(|t| *t),
             Method::PageLevel => !self.fallback,
+            Method::MainContent => false,
         };
         if !site_evidence {
-            return (page_content(&self.doc, config).keep, "page-level");
+            return (page_content(&self.doc, config).keep, Method::MainContent);
         }
-        let name = match self.method {
-            Method::TemEx => "site-temex",
-            Method::HybEx => "site-hybex",
-            Method::SiteLevel => "site-sitelevel",
-            Method::PageLevel => "pagelevel",
-            Method::TableChunk => "site-tablechunk",
-        };
         (
             crate::extract::non_template_mask(&self.doc, &self.template),
-            name,
+            self.method,
         )
+    }
+
+    /// The key page's content (see [`content_mask`](Self::content_mask)), rendered from
+    /// `<body>`, with the key page's URL and this extraction's timings.
+    pub fn content(&self, config: &ContentConfig) -> PageContent {
+        let (keep, method) = self.content_mask(config);
+        let root = self.doc.body().unwrap_or(NodeId::ROOT);
+        let timings = ContentTimings {
+            parse: self.timings.key_page,
+            extract: self.timings.total.saturating_sub(self.timings.key_page),
+        };
+        PageContent::new(self.doc.clone(), root, keep, method)
+            .with_context(Some(self.key_url.clone()), timings)
     }
 }
 
@@ -314,6 +312,7 @@ pub fn extract_template(
         Method::SiteLevel => sitelevel_template(source, &page.final_url, doc, key_page, config),
         Method::PageLevel => pagelevel_template(&page.final_url, doc, key_page, config),
         Method::TableChunk => tablechunk_template(source, &page.final_url, doc, key_page, config),
+        Method::MainContent => maincontent_template(&page.final_url, doc, key_page),
     };
     let after = source.stats();
     result.loads = LoadStats {
@@ -362,6 +361,17 @@ fn pagelevel_template(
     let r = crate::pagelevel::detect(&doc, Some(key_url), config.model(), &config.pagelevel);
     let mut result = lone_result(Method::PageLevel, key_url, doc, r.template, key_page);
     result.segments = r.segments;
+    result.timings.mapping = t.elapsed();
+    result
+}
+
+/// No template detection: what the page-level main-content extractor leaves out of the
+/// content is template (elements holding content stay out of the template).
+fn maincontent_template(key_url: &Url, doc: Document, key_page: Duration) -> TemplateResult {
+    let t = Instant::now();
+    let keep = page_content(&doc, &ContentConfig::default()).keep;
+    let template = crate::extract::outside_content(&doc, &keep);
+    let mut result = lone_result(Method::MainContent, key_url, doc, template, key_page);
     result.timings.mapping = t.elapsed();
     result
 }

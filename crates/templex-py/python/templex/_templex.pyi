@@ -1,0 +1,196 @@
+"""Type stubs of the templex extension module (see the package docstring)."""
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from os import PathLike
+from types import TracebackType
+from typing import Any, Literal, Optional, Union, overload
+
+__version__: str
+METHODS: list[str]
+"""Every method name: temex, hybex, sitelevel, pagelevel, tablechunk, maincontent."""
+
+TextFormat = Literal["text", "markdown", "html"]
+Format = Literal["text", "markdown", "html", "json"]
+Headers = Union[Mapping[str, str], Sequence[tuple[str, str]]]
+Record = Union[
+    tuple[Optional[str], Union[bytes, str]],
+    tuple[Optional[str], Union[bytes, str], Optional[Headers]],
+]
+StrPath = Union[str, PathLike[str]]
+
+class TemplexError(Exception):
+    """Base class of templex's errors."""
+
+class LoadError(TemplexError):
+    """A page or its site could not be loaded (missing file, not a page of the site,
+    network, robots.txt, refused private address)."""
+
+class StoreError(TemplexError):
+    """The template store failed (cannot open, locked, corrupt, another version)."""
+
+class BatchError(TemplexError):
+    """A batch run stopped (its store or settings)."""
+
+@overload
+def extract(
+    html: Union[str, bytes],
+    url: Optional[str] = None,
+    *,
+    format: TextFormat = "text",
+    comments: bool = False,
+    captions: Optional[bool] = None,
+) -> str: ...
+@overload
+def extract(
+    html: Union[str, bytes],
+    url: Optional[str] = None,
+    *,
+    format: Literal["json"],
+    comments: bool = False,
+    captions: Optional[bool] = None,
+) -> dict[str, Any]: ...
+def extract(
+    html: Union[str, bytes],
+    url: Optional[str] = None,
+    *,
+    format: Format = "text",
+    comments: bool = False,
+    captions: Optional[bool] = None,
+) -> Union[str, dict[str, Any]]:
+    """The main content of one page.
+
+    ``html`` as ``bytes`` is decoded as the CLI decodes files (BOM, ``<meta charset>``,
+    detection); a ``str`` is taken as it is. ``format="json"`` gives a dict with ``url``,
+    ``title``, ``text``, ``method`` and ``timings`` (as one record of ``templex content
+    --format json``). ``captions`` keeps image captions in text (Markdown and HTML keep them
+    unless ``captions=False``); ``comments`` keeps user comments.
+    """
+
+class Template:
+    """The template of a key page, found from its site."""
+
+    @property
+    def method(self) -> str:
+        """The method that produced the template (``pagelevel`` when a site method fell
+        back)."""
+    @property
+    def key_url(self) -> str:
+        """The key page's URL (after redirects)."""
+    @property
+    def template_paths(self) -> list[str]:
+        """Absolute paths (``/html[1]/body[1]/div[2]``) of the template elements."""
+    @property
+    def cs_pages(self) -> list[str]:
+        """The sibling pages the template was computed from."""
+    @property
+    def pages_loaded(self) -> int:
+        """Pages loaded, the key page included."""
+    @property
+    def fallback(self) -> bool:
+        """Whether the site method found no evidence and PAGELEVEL stepped in."""
+    @property
+    def notes(self) -> list[str]:
+        """Notes: fallbacks, small sibling sets."""
+    def report(self) -> dict[str, Any]:
+        """The report of ``templex template --format json``."""
+    def annotated_html(self) -> str:
+        """The key page with class ``template_node`` on every template element."""
+    def template_html(self) -> str:
+        """A reusable template: the key page without its content, URLs made absolute."""
+    @overload
+    def content(
+        self,
+        format: TextFormat = "text",
+        *,
+        comments: bool = False,
+        captions: Optional[bool] = None,
+    ) -> str: ...
+    @overload
+    def content(
+        self, format: Literal["json"], *, comments: bool = False, captions: Optional[bool] = None
+    ) -> dict[str, Any]: ...
+    def content(
+        self, format: Format = "text", *, comments: bool = False, captions: Optional[bool] = None
+    ) -> Union[str, dict[str, Any]]:
+        """The key page's content: what the template does not claim (the page-level
+        extractor's choice when the site gave no evidence)."""
+
+def template(
+    page: str,
+    *,
+    site: Optional[StrPath] = None,
+    url_prefix: Sequence[str] = (),
+    warc: Optional[StrPath] = None,
+    method: str = "hybex",
+    fetch: bool = True,
+    allow_private: bool = False,
+    delay_ms: int = 1000,
+    timeout: float = 30.0,
+    max_bytes: int = 10 * 1024 * 1024,
+    cs_size: Optional[int] = None,
+    votes: Optional[int] = None,
+    site_pages: Optional[int] = None,
+    fallback: bool = True,
+) -> Template:
+    """The template of the key page ``page``: a file inside ``site`` (a mirror directory
+    whose root the ``url_prefix`` URLs map to), a URL in ``warc``, a live URL (fetched
+    politely: robots.txt, ``delay_ms`` between requests to a host, ``timeout``,
+    ``max_bytes``, no private or loopback addresses unless ``allow_private``; never when
+    ``fetch`` is false), or a lone file (its directory is the site). Raises
+    :class:`LoadError` when the key page cannot be loaded."""
+
+class BatchRun(Iterator[dict[str, Any]]):
+    """The output records of one ``Batch.process*`` call, in input order: dicts with
+    ``seq``, ``input``, ``url``, ``site``, ``cluster``, ``method``, ``title``, ``text``,
+    ``template_share`` — or ``error``. Not to be shared between threads."""
+
+    def __iter__(self) -> BatchRun: ...
+    def __next__(self) -> dict[str, Any]: ...
+
+class Batch:
+    """Crawl-scale extraction: templates learned once per site and template cluster,
+    applied to all its pages (``templex batch``'s engine). A context manager; safe to share
+    between threads (runs take turns on the store)."""
+
+    def __init__(
+        self,
+        store: Optional[StrPath] = None,
+        *,
+        method: str = "tablechunk",
+        site_sample: Optional[int] = None,
+        sample_pages: Optional[int] = None,
+        min_pages: Optional[int] = None,
+        window: Optional[int] = None,
+        relearn: bool = False,
+        protect: bool = False,
+    ) -> None:
+        """``store``: an SQLite template store file (created if missing; kept templates are
+        reused); ``None`` keeps templates in memory for this object's lifetime."""
+    def process(self, records: Iterable[Record]) -> BatchRun:
+        """Extract every record: ``(url, body)`` or ``(url, body, headers)``; one output
+        dict per record, in input order (bad records are records with ``error``)."""
+    def process_files(self, paths: Sequence[StrPath]) -> BatchRun:
+        """Extract every page of WARC files, mirror directories and HTML files, read as
+        ``templex batch`` reads them (the same output lines)."""
+    def close(self) -> None:
+        """Close the template store."""
+    def __enter__(self) -> Batch: ...
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> bool: ...
+
+class WarcReader(Iterator[tuple[str, bytes, dict[str, str]]]):
+    """Page records of a WARC file: ``(url, body, headers)``."""
+
+    @property
+    def problems(self) -> int:
+        """Damaged spots skipped so far (truncated or corrupt records)."""
+    def __iter__(self) -> WarcReader: ...
+    def __next__(self) -> tuple[str, bytes, dict[str, str]]: ...
+
+def read_warc(path: StrPath) -> WarcReader:
+    """The HTML response records of a ``.warc`` or ``.warc.gz`` file, read with the
+    tolerant reader (damaged spots are skipped and counted)."""

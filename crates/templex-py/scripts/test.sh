@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Build the Python package's wheel into a fresh virtualenv and run its tests (pytest, ruff).
+# The wheel is built with Cargo's dev profile (dependencies optimized, see the workspace's
+# Cargo.toml) so that it reuses what `cargo test` built; `pip install ./crates/templex-py`
+# builds the release wheel users get.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+PYTHON="${PYTHON:-python3}"
+VENV="${TEMPLEX_VENV:-target/py-test-venv}"
+WHEELS=target/py-wheels
+
+rm -rf "$VENV" "$WHEELS"
+"$PYTHON" -m venv "$VENV"
+"$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.9,<2" "pytest>=7" "ruff>=0.6"
+"$VENV/bin/maturin" build --quiet --profile dev --manifest-path crates/templex-py/Cargo.toml \
+  --interpreter "$VENV/bin/python" --out "$WHEELS"
+"$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps "$WHEELS"/templex-*.whl
+
+"$VENV/bin/ruff" check crates/templex-py
+"$VENV/bin/ruff" format --check crates/templex-py
+
+# The equality tests compare with the CLI that `cargo test` built.
+export TEMPLEX_BIN="${TEMPLEX_BIN:-$PWD/target/debug/templex}"
+cd crates/templex-py
+"../../$VENV/bin/python" -m pytest -q tests

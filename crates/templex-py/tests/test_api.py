@@ -1,0 +1,178 @@
+"""The Python API: behaviour, bad inputs, errors."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+import pytest
+
+import templex
+from conftest import EXAMPLE, PREFIX
+
+ARTICLE = (
+    "<html><head><title>Compost at home</title></head><body>"
+    "<nav><a href='/'>Home</a> <a href='/garden/'>Garden</a></nav>"
+    "<article><h1>Compost at home</h1><p>Composting turns kitchen scraps into soil. It takes "
+    "a few months, some air and a little water, and the result feeds the garden.</p>"
+    "<p>Mix greens and browns, turn the heap now and then, and keep it moist.</p></article>"
+    "<footer>© 2024 Riverbend</footer></body></html>"
+)
+
+
+def test_extract_text_from_str_and_bytes() -> None:
+    text = templex.extract(ARTICLE)
+    assert "Composting turns kitchen scraps into soil." in text
+    assert "Home" not in text and "2024" not in text
+    assert templex.extract(ARTICLE.encode()) == text
+
+
+def test_extract_formats() -> None:
+    md = templex.extract(ARTICLE, format="markdown")
+    assert "Mix greens and browns" in md
+    html = templex.extract(ARTICLE, format="html")
+    assert "<p>" in html
+    rec = templex.extract(ARTICLE, "https://example.com/compost", format="json")
+    assert rec["url"] == "https://example.com/compost"
+    assert rec["title"] == "Compost at home"
+    assert rec["method"] == "maincontent"
+    assert "Composting" in rec["text"]
+    assert set(rec["timings"]) == {"parse_ms", "extract_ms", "total_ms"}
+
+
+def test_bytes_are_decoded_by_their_charset() -> None:
+    page = (
+        "<html><head><meta charset='windows-1252'></head><body><p>Crème brûlée, à la carte. "
+        "A sentence of prose that is long enough to be content.</p></body></html>"
+    )
+    assert "Crème brûlée" in templex.extract(page.encode("cp1252"))
+    # A str is already text: its meta charset does not apply.
+    assert "Crème brûlée" in templex.extract(page)
+
+
+def test_bad_arguments_raise() -> None:
+    with pytest.raises(TypeError, match="str or bytes"):
+        templex.extract(42)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="format"):
+        templex.extract(ARTICLE, format="pdf")  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match="url"):
+        templex.extract(ARTICLE, url="not a url")
+    with pytest.raises(ValueError, match="method"):
+        templex.template(str(EXAMPLE / "index.html"), method="magic")
+    with pytest.raises(ValueError, match="batch mode"):
+        templex.Batch(method="temex")
+
+
+def test_junk_and_huge_inputs_do_not_crash() -> None:
+    junk = os.urandom(1 << 20)
+    assert isinstance(templex.extract(junk), str)
+    assert templex.extract(b"") == ""
+    assert isinstance(templex.extract("\x00" * 1000), str)
+    huge = "<html><body>" + "<p>Words of a long page, one sentence after another.</p>" * 200_000
+    text = templex.extract(huge + "</body></html>")
+    assert text.count("Words of a long page") == 200_000
+
+
+def test_template_of_the_example_site() -> None:
+    t = templex.template(
+        str(EXAMPLE / "garden" / "compost-guide.html"), site=EXAMPLE, url_prefix=[PREFIX]
+    )
+    assert t.method == "hybex"
+    assert t.key_url == PREFIX + "garden/compost-guide.html"
+    assert len(t.cs_pages) >= 2 and t.pages_loaded >= 3
+    assert any("/header[1]" in p for p in t.template_paths)
+    assert 'class="template_node"' in t.annotated_html() or "template_node" in t.annotated_html()
+    assert "<body" in t.template_html()
+    text = t.content()
+    assert "compost" in text.lower()
+    rec = t.content("json")
+    assert rec["method"] == "hybex" and rec["pages_loaded"] == t.pages_loaded
+    report = t.report()
+    assert report["template_paths"] == t.template_paths
+    assert report["cs_pages"] == t.cs_pages
+
+
+def test_template_methods_and_errors() -> None:
+    page = str(EXAMPLE / "garden" / "compost-guide.html")
+    for method in templex.METHODS:
+        t = templex.template(page, site=EXAMPLE, url_prefix=[PREFIX], method=method)
+        assert t.template_paths, method
+    with pytest.raises(templex.LoadError):
+        templex.template(str(EXAMPLE / "no-such-page.html"))
+    with pytest.raises(templex.LoadError, match="fetching is off"):
+        templex.template("https://example.com/", fetch=False)
+    with pytest.raises(templex.LoadError, match="private|loopback"):
+        templex.template("http://127.0.0.1:9/", delay_ms=0, timeout=2)
+    assert issubclass(templex.LoadError, templex.TemplexError)
+
+
+def example_records() -> list[tuple[str, bytes]]:
+    return [
+        (PREFIX + p.relative_to(EXAMPLE).as_posix(), p.read_bytes())
+        for p in sorted(EXAMPLE.rglob("*.html"))
+    ]
+
+
+def test_batch_process_records_in_order() -> None:
+    records = example_records()
+    bad: list[object] = [("https://x.example/", 7), "not a tuple", ("::", b"<p>x</p>")]
+    with templex.Batch(min_pages=2) as batch:
+        out = list(batch.process(iter(records + bad)))  # type: ignore[arg-type]
+    assert [r["seq"] for r in out] == list(range(len(records) + 3))
+    pages = out[: len(records)]
+    assert all("error" not in r for r in pages)
+    assert [r["url"] for r in pages] == [u for u, _ in records]
+    assert any(r["method"] == "tablechunk" for r in pages), pages
+    assert all("error" in r for r in out[len(records) :])
+
+
+def test_batch_store_is_reused_across_runs(tmp_path: Path) -> None:
+    store = tmp_path / "t.sqlite"
+    with templex.Batch(store, min_pages=2) as batch:
+        first = list(batch.process(example_records()))
+    assert store.is_file()
+    with templex.Batch(store, min_pages=2) as batch:
+        again = list(batch.process(example_records()))
+    assert [r.get("text") for r in first] == [r.get("text") for r in again]
+    with pytest.raises(templex.StoreError):
+        templex.Batch(tmp_path / "no" / "such" / "dir" / "t.sqlite")
+
+
+def test_closed_batch_raises() -> None:
+    batch = templex.Batch()
+    batch.close()
+    with pytest.raises(templex.BatchError, match="closed"):
+        list(batch.process(example_records()))
+
+
+def test_a_failing_record_source_raises_its_exception() -> None:
+    def gen():  # noqa: ANN202
+        yield example_records()[0]
+        raise RuntimeError("source broke")
+
+    with templex.Batch() as batch, pytest.raises(RuntimeError, match="source broke"):
+        list(batch.process(gen()))
+
+
+def test_read_warc_and_gzip_files(tmp_path: Path) -> None:
+    with pytest.raises(templex.LoadError):
+        templex.read_warc(tmp_path / "missing.warc.gz")
+    page = (EXAMPLE / "index.html").read_bytes()
+    body = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + page
+    rec = (
+        b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: https://a.example/\r\n"
+        b"WARC-Record-ID: <urn:uuid:1>\r\nContent-Type: application/http; msgtype=response\r\n"
+        + f"Content-Length: {len(body)}\r\n\r\n".encode()
+        + body
+        + b"\r\n\r\n"
+    )
+    path = tmp_path / "one.warc.gz"
+    path.write_bytes(gzip.compress(rec) + gzip.compress(rec[: len(rec) // 2]))
+    reader = templex.read_warc(path)
+    got = list(reader)
+    assert len(got) == 1
+    url, body_out, headers = got[0]
+    assert url == "https://a.example/" and body_out == page
+    assert "charset=utf-8" in headers["Content-Type"]
+    assert reader.problems == 1

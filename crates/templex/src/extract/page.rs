@@ -1,0 +1,222 @@
+//! One entry point for "the content of this page": bytes in, a [`PageContent`] out, rendered
+//! as text, Markdown or HTML. The CLI, batch mode, the Python package and the server all
+//! go through it (or, with a site, through [`crate::template::TemplateResult::content`]).
+
+use std::time::{Duration, Instant};
+
+use url::Url;
+
+use super::{ContentConfig, content_html, content_markdown, content_text, page_content};
+use crate::dom::{Document, NodeId, parse_bytes_lean};
+use crate::method::Method;
+
+/// What is known of a page besides its bytes.
+#[derive(Debug, Clone, Default)]
+pub struct PageHints {
+    /// The page's URL, when known (reported with the content).
+    pub url: Option<Url>,
+    /// The charset the transport named (HTTP `Content-Type`); the bytes decide otherwise
+    /// (BOM, `<meta charset>`, detection).
+    pub charset: Option<String>,
+}
+
+/// Time spent on one page.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ContentTimings {
+    /// Decoding and parsing the page (with a site: loading and parsing the key page).
+    pub parse: Duration,
+    /// Finding the content (with a site: the siblings, mappings and votes too).
+    pub extract: Duration,
+}
+
+/// The content of a page: its parsed document, which nodes are content, and how that was
+/// decided. Render it with [`text`](Self::text), [`markdown`](Self::markdown) or
+/// [`html`](Self::html).
+#[derive(Debug, Clone)]
+pub struct PageContent {
+    doc: Document,
+    root: NodeId,
+    keep: Vec<bool>,
+    title: Option<String>,
+    method: Method,
+    url: Option<Url>,
+    timings: ContentTimings,
+}
+
+impl PageContent {
+    /// The content of `doc` given as a keep mask (per node id) under `root`, found by
+    /// `method`. The title is the page's (`og:title`, else `<title>`, else the first
+    /// `<h1>`).
+    pub fn new(doc: Document, root: NodeId, keep: Vec<bool>, method: Method) -> PageContent {
+        let title = super::page_title(&doc);
+        PageContent {
+            doc,
+            root,
+            keep,
+            title,
+            method,
+            url: None,
+            timings: ContentTimings::default(),
+        }
+    }
+
+    /// The page-level main content of an already parsed page.
+    pub fn main_content(doc: Document, config: &ContentConfig) -> PageContent {
+        let c = page_content(&doc, config);
+        let root = c.root.unwrap_or(NodeId::ROOT);
+        let mut out = PageContent::new(doc, root, c.keep, Method::MainContent);
+        out.title = c.title;
+        out
+    }
+
+    /// The same content with its URL and timings set.
+    pub fn with_context(mut self, url: Option<Url>, timings: ContentTimings) -> PageContent {
+        self.url = url;
+        self.timings = timings;
+        self
+    }
+
+    /// The content as plain text, one line per block.
+    pub fn text(&self) -> String {
+        content_text(&self.doc, self.root, &|id| self.is_content(id))
+    }
+
+    /// The content as Markdown (headings, lists, tables and code blocks kept).
+    pub fn markdown(&self) -> String {
+        content_markdown(&self.doc, self.root, &|id| self.is_content(id))
+    }
+
+    /// The content as HTML.
+    pub fn html(&self) -> String {
+        content_html(&self.doc, self.root, &|id| self.is_content(id))
+    }
+
+    /// The page title.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// How the content was found: [`Method::MainContent`] for the page-level extractor, else
+    /// the site-level method whose template the content is the rest of.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// The page's URL, when known.
+    pub fn url(&self) -> Option<&Url> {
+        self.url.as_ref()
+    }
+
+    /// Time spent on the page.
+    pub fn timings(&self) -> ContentTimings {
+        self.timings
+    }
+
+    /// Whether node `id` of [`document`](Self::document) is content.
+    pub fn is_content(&self, id: NodeId) -> bool {
+        self.keep.get(id.index()).copied().unwrap_or(false)
+    }
+
+    /// The parsed page.
+    pub fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    /// The element the content is rendered from (the main container, or `<body>`).
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+}
+
+/// The page-level main content of a page's bytes: decoded (BOM, `charset` hint, `<meta
+/// charset>`, detection), parsed without scripts and styles, and the main content found.
+pub fn extract_page(bytes: &[u8], hints: &PageHints, config: &ContentConfig) -> PageContent {
+    let t0 = Instant::now();
+    // Scripts and styles carry no content: the lean parse leaves their text out.
+    let doc = parse_bytes_lean(bytes, hints.charset.as_deref());
+    let parse = t0.elapsed();
+    let content = PageContent::main_content(doc, config);
+    let timings = ContentTimings {
+        parse,
+        extract: t0.elapsed() - parse,
+    };
+    content.with_context(hints.url.clone(), timings)
+}
+
+/// The template mask that a content keep mask implies: the elements below `<body>` that are
+/// neither content nor hold content (so that the wrappers around the content stay out).
+pub fn outside_content(doc: &Document, keep: &[bool]) -> Vec<bool> {
+    let mut template = vec![false; doc.len()];
+    let Some(body) = doc.body() else {
+        return template;
+    };
+    let kept = |id: NodeId| keep.get(id.index()).copied().unwrap_or(false);
+    // Reverse document order meets children before their parents.
+    let mut holds = vec![false; doc.len()];
+    for id in doc.descendants(body).collect::<Vec<_>>().into_iter().rev() {
+        if kept(id) {
+            holds[id.index()] = true;
+        }
+        if holds[id.index()] {
+            if let Some(p) = doc.parent(id) {
+                holds[p.index()] = true;
+            }
+        } else if doc.element(id).is_some() {
+            template[id.index()] = true;
+        }
+    }
+    template
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extracts_and_renders_the_main_content() {
+        let html = "<html><head><title>T</title></head><body><nav><a href=/a>Home</a> \
+                    <a href=/b>About</a></nav><article><h2>Sub</h2><p>One sentence of \
+                    prose that is long enough to count, with words. And a second one, \
+                    too.</p></article><footer>© 2024 Someone</footer></body></html>";
+        let c = extract_page(
+            html.as_bytes(),
+            &PageHints::default(),
+            &ContentConfig::default(),
+        );
+        assert_eq!(c.method(), Method::MainContent);
+        assert_eq!(c.title(), Some("T"));
+        let text = c.text();
+        assert!(text.contains("One sentence of prose"), "{text}");
+        assert!(!text.contains("Home") && !text.contains("2024"), "{text}");
+        assert!(c.markdown().contains("## Sub"), "{}", c.markdown());
+        assert!(c.html().contains("<p>"), "{}", c.html());
+    }
+
+    #[test]
+    fn outside_content_spares_content_and_its_wrappers() {
+        let doc = crate::dom::parse_str(
+            "<body><div id=w><nav>menu</nav><main><p>text</p></main></div><footer>f</footer></body>",
+        );
+        let find = |tag: &str| {
+            doc.elements()
+                .find(|e| doc.tag(*e).is_some_and(|t| &**t == tag))
+                .unwrap()
+        };
+        let mut keep = vec![false; doc.len()];
+        for id in doc.subtree(find("main")) {
+            keep[id as usize] = true;
+        }
+        let t = outside_content(&doc, &keep);
+        let is = |tag: &str| t[find(tag).index()];
+        assert!(is("nav") && is("footer"));
+        assert!(!is("main") && !is("p") && !is("div") && !is("body"));
+    }
+
+    #[test]
+    fn empty_and_binary_input_give_empty_content() {
+        for bytes in [&b""[..], &[0u8, 159, 146, 150, 0, 1][..]] {
+            let c = extract_page(bytes, &PageHints::default(), &ContentConfig::default());
+            assert!(c.text().trim().is_empty() || c.text().len() < 16);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The tests, on a fresh machine with a Rust toolchain and Python 3.9+: the Rust workspace
+# (`cargo test`), then the Python package built into a fresh virtualenv and tested with
+# pytest. Extra arguments go to `cargo test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo test"
+cargo test --workspace --locked "$@"
+
+echo "== Python package"
+bash crates/templex-py/scripts/test.sh
