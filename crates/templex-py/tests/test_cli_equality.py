@@ -52,13 +52,18 @@ def test_template_equals_cli_template(cli: Path) -> None:
         assert got.annotated_html() + "\n" == text.stdout.decode(), method
 
 
-def test_batch_over_the_mirrors_equals_cli_batch(data: Path, cli: Path, tmp_path: Path) -> None:
-    warc = tmp_path / "all.warc.gz"
-    run_cli(cli, "warc", "--data", data, "--out", warc)
+# Four mirrors of different kinds (a shop beside pages, a blog, a tiny site, a small shop):
+# the Rust tests run batch over all of them; here the binding must give the CLI's lines.
+SITES = ["abc-lang.com", "whizzy.org", "firelab-uoft", "classicturkishtowels.com"]
+
+
+def test_batch_over_mirrors_equals_cli_batch(data: Path, cli: Path, tmp_path: Path) -> None:
+    warc = tmp_path / "some.warc.gz"
+    run_cli(cli, "warc", *[data / "sites" / s for s in SITES], "--out", warc)
     out = tmp_path / "out.jsonl"
     run_cli(cli, "batch", warc, "--out", out, "--store", tmp_path / "cli.sqlite")
     want = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(want) > 4000
+    assert len(want) > 500
     with templex.Batch(tmp_path / "py.sqlite") as batch:
         got = list(batch.process_files([warc]))
     assert got == want
