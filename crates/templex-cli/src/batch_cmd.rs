@@ -15,6 +15,22 @@ use templex::store::{PruneOptions, TemplateStore};
 
 use crate::template_cmd::method_parser;
 
+/// What each method does in a batch run, for `--help`.
+fn describe_batch(m: Method) -> &'static str {
+    match m {
+        Method::HybEx => {
+            "HybEx against a pool of 8 sample pages per template cluster: each page is mapped to \
+             the pool pages least like it that pass the template guard, which vote"
+        }
+        Method::SiteLevel => {
+            "SITELEVEL: node hashes recurring on a sample of each template cluster"
+        }
+        Method::TableChunk => "Table text chunks recurring on a sample of each template cluster",
+        Method::MainContent => "No learning: the page-level content extractor on every page",
+        _ => "not a batch method",
+    }
+}
+
 /// Arguments of `templex batch`.
 #[derive(Debug, Args)]
 pub struct BatchArgs {
@@ -37,7 +53,7 @@ pub struct BatchArgs {
 
     /// How each template cluster learns its template (`maincontent`: no learning, the
     /// page-level content extractor on every page).
-    #[arg(long, default_value = "tablechunk", value_parser = method_parser(&BATCH_METHODS))]
+    #[arg(long, default_value = "tablechunk", value_parser = method_parser(&BATCH_METHODS, describe_batch))]
     pub method: Method,
 
     /// Pages of a new cluster its template is learned from.

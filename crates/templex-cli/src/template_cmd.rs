@@ -61,8 +61,8 @@ pub enum OrderArg {
     Document,
 }
 
-/// What each method does, for `--help`.
-fn describe(m: Method) -> &'static str {
+/// What each method does when it finds a key page's template, for `--help`.
+pub fn describe(m: Method) -> &'static str {
     match m {
         Method::TemEx => "TemEx: complete subdigraph + exact top-down mapping",
         Method::HybEx => "HybEx: page-level content detection first, then voting (CS 3, 2 votes)",
@@ -81,9 +81,12 @@ fn describe(m: Method) -> &'static str {
     }
 }
 
-/// A `--method` parser accepting `methods` by their names (and batch mode's old
-/// `page-level` for `maincontent`, hidden).
-pub fn method_parser(methods: &[Method]) -> impl TypedValueParser<Value = Method> + use<> {
+/// A `--method` parser accepting `methods` by their names, each described by `describe` (and
+/// batch mode's old `page-level` for `maincontent`, hidden).
+pub fn method_parser(
+    methods: &[Method],
+    describe: fn(Method) -> &'static str,
+) -> impl TypedValueParser<Value = Method> + use<> {
     let mut values: Vec<PossibleValue> = methods
         .iter()
         .map(|m| PossibleValue::new(m.name()).help(describe(*m)))
@@ -120,7 +123,7 @@ pub enum ChunkKeysArg {
 #[derive(Debug, Clone, Args)]
 pub struct MethodArgs {
     /// How the template is found.
-    #[arg(long, default_value = "hybex", value_parser = method_parser(&Method::ALL))]
+    #[arg(long, default_value = "hybex", value_parser = method_parser(&Method::ALL, describe))]
     pub method: Method,
 
     /// Size n of the complete subdigraph of sibling pages [default: 3].

@@ -62,8 +62,9 @@ pub enum LearnedModel {
     SiteLevel(SiteLevelModel),
     /// Table text chunks: the cluster's template chunk keys.
     TableChunk(crate::tablechunk::TableChunkModel),
-    /// HybEx against the pages of a pool of the cluster's pages (the few most similar to
-    /// the page at hand), with the cluster's SITELEVEL model for pages no reference maps.
+    /// HybEx against a pool of the cluster's pages (each page is mapped to the pool pages
+    /// least like it that pass the template guard, as HybEx's menu siblings are pages of other
+    /// types), with the cluster's SITELEVEL model for pages no reference maps.
     HybEx {
         /// The reference pool.
         references: Vec<ReferencePage>,
