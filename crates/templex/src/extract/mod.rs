@@ -13,14 +13,19 @@
 mod blocks;
 mod render;
 
-pub use blocks::{Block, BlockKind, is_invisible, segment_blocks, visible_descendants};
+pub use blocks::{Block, BlockKind, segment_blocks};
 pub use render::{content_html, content_markdown, content_text};
 
 use markup5ever::local_name;
 use serde::Serialize;
 
+use crate::dom::tags::{heading_level, is_block, is_heading, is_list_item, is_media};
 use crate::dom::{Document, NodeData, NodeId};
-use crate::output::is_block;
+
+/// The descendants of `root` that a reader sees ([`Document::visible_descendants`]).
+pub fn visible_descendants(doc: &Document, root: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    doc.visible_descendants(root)
+}
 
 /// Settings of [`page_content`].
 #[derive(Debug, Clone)]
@@ -460,7 +465,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             break;
         }
         if let Some(p) = doc.parent(id) {
-            media[p.index()] |= media[id.index()] || is_media(doc, id);
+            media[p.index()] |= media[id.index()] || doc.tag(id).is_some_and(is_media);
             words[p.index()] += words[id.index()];
             link_words[p.index()] += link_words[id.index()];
             punct[p.index()] += punct[id.index()];
@@ -630,7 +635,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             && doc.element(id).is_some_and(|e| e.is(&local_name!("h1")))
             && doc.subtree_size(id) <= SMALL_SUBTREE
             && {
-                let h = title_words(&visible_text(doc, id));
+                let h = title_words(&doc.visible_text(id));
                 let shared = h.iter().filter(|w| titled.contains(w)).count();
                 !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
             }
@@ -749,7 +754,7 @@ fn teaser_cards(doc: &Document, root: NodeId, words: &[u32], link_words: &[u32])
     let len = (range.end - range.start) as usize;
     let at = |id: NodeId| (id.0 - range.start) as usize;
     let linked = |id: NodeId| {
-        heading_level(doc, id).is_some()
+        doc.tag(id).is_some_and(is_heading)
             && words[id.index()] > 0
             && link_words[id.index()] == words[id.index()]
     };
@@ -782,42 +787,24 @@ fn teaser_cards(doc: &Document, root: NodeId, words: &[u32], link_words: &[u32])
     cards
 }
 
-/// Heading level 1–6 of an `<h1>`–`<h6>` element.
-fn heading_level(doc: &Document, id: NodeId) -> Option<u8> {
-    let level = match *doc.tag(id)? {
-        local_name!("h1") => 1,
-        local_name!("h2") => 2,
-        local_name!("h3") => 3,
-        local_name!("h4") => 4,
-        local_name!("h5") => 5,
-        local_name!("h6") => 6,
-        _ => return None,
-    };
-    Some(level)
-}
-
 /// Drop headings whose section lost all its text: the "Related articles" or "More on this
 /// topic" over a teaser list that was dropped, a heading left over at the end. An image
 /// or a video is a section's content too.
 fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: &[u32]) {
     let end = doc.node(root).end.0;
-    // Nodes inside a heading: its own text does not count as its section's. Nodes inside
-    // scripts and styles: no reader sees their text.
-    let mut in_heading = vec![false; (end - root.0) as usize];
-    let mut hidden = vec![false; (end - root.0) as usize];
-    let (mut heading_end, mut hidden_end) = (0, 0);
-    for i in root.0..end {
-        let at = (i - root.0) as usize;
-        if i < heading_end {
-            in_heading[at] = true;
-        } else if keep[i as usize] && heading_level(doc, NodeId(i)).is_some() {
-            heading_end = doc.node(NodeId(i)).end.0;
+    // Nodes whose text counts for their section: visible (no reader sees the text of
+    // scripts and styles), and not inside a heading (a heading's own text is not its
+    // section's).
+    let mut counts = vec![false; (end - root.0) as usize];
+    let mut heading_end = 0;
+    for id in doc.visible(root) {
+        if id.0 < heading_end {
+            continue;
         }
-        if i < hidden_end {
-            hidden[at] = true;
-        } else if doc.tag(NodeId(i)).is_some_and(blocks::is_invisible) {
-            hidden_end = doc.node(NodeId(i)).end.0;
+        if keep[id.index()] && doc.tag(id).is_some_and(is_heading) {
+            heading_end = doc.node(id).end.0;
         }
+        counts[(id.0 - root.0) as usize] = true;
     }
     // Scan backwards: `text_after` tells whether kept text follows before the next heading
     // of each level, so every heading is decided in one pass.
@@ -829,7 +816,7 @@ fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: 
         if !keep[id.index()] {
             continue;
         }
-        if let Some(level) = heading_level(doc, id) {
+        if let Some(level) = doc.tag(id).and_then(heading_level) {
             let level = usize::from(level);
             // Long "headings" are lead paragraphs in heading markup.
             if !text_after[level] && words[id.index()] <= ORPHAN_HEADING_WORDS {
@@ -846,9 +833,9 @@ fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: 
                     *t = true;
                 }
             }
-        } else if !in_heading[(i - root.0) as usize]
-            && !hidden[(i - root.0) as usize]
-            && (doc.text(id).is_some_and(|t| !t.trim().is_empty()) || is_media(doc, id))
+        } else if counts[(i - root.0) as usize]
+            && (doc.text(id).is_some_and(|t| !t.trim().is_empty())
+                || doc.tag(id).is_some_and(is_media))
         {
             text_after = [true; 7];
         }
@@ -865,19 +852,13 @@ fn is_label(doc: &Document, id: NodeId, words: u32, punct: u32) -> bool {
 /// where stand-alone labels and date lines live.
 fn is_free_block(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
-        is_block(&e.name.local)
+        let tag = &e.name.local;
+        is_block(tag)
+            && !is_heading(tag)
+            && !is_list_item(tag)
             && !matches!(
-                e.name.local,
-                local_name!("h1")
-                    | local_name!("h2")
-                    | local_name!("h3")
-                    | local_name!("h4")
-                    | local_name!("h5")
-                    | local_name!("h6")
-                    | local_name!("li")
-                    | local_name!("dt")
-                    | local_name!("dd")
-                    | local_name!("td")
+                *tag,
+                local_name!("td")
                     | local_name!("th")
                     | local_name!("tr")
                     | local_name!("table")
@@ -900,20 +881,14 @@ fn is_dateline(doc: &Document, id: NodeId, words: u32) -> bool {
     let fits = if is_free_block(doc, id) {
         words <= DATELINE_WORDS
     } else {
-        words <= DATELINE_WORDS / 2
-            && doc.tag(id).is_some_and(|t| {
-                matches!(
-                    *t,
-                    local_name!("li") | local_name!("dt") | local_name!("dd")
-                )
-            })
+        words <= DATELINE_WORDS / 2 && doc.tag(id).is_some_and(is_list_item)
     };
     // A date line is a small element: a deep wrapper around one is not one itself (and
     // reading its text at every level of a deep nest would take quadratic time).
     if words == 0 || !fits || doc.subtree_size(id) > SMALL_SUBTREE {
         return false;
     }
-    let text = visible_text(doc, id);
+    let text = doc.visible_text(id);
     let text = text.trim_end();
     text.contains('©') || (!text.ends_with(['.', '!', '?', '。', '！', '？']) && has_date(text))
 }
@@ -974,16 +949,6 @@ fn is_table_part(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// Images and videos.
-fn is_media(doc: &Document, id: NodeId) -> bool {
-    doc.tag(id).is_some_and(|t| {
-        matches!(
-            *t,
-            local_name!("img") | local_name!("picture") | local_name!("video")
-        )
-    })
-}
-
 /// Captions and credits are short text set beside an image in a wrapper of their own
 /// (`<div><img><div>Photo: …</div></div>`), whatever their class names say.
 fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: &[bool]) -> bool {
@@ -997,7 +962,7 @@ fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: &[bool]) ->
     words[parent.index()] == w
         && doc
             .element_children(parent)
-            .any(|c| c != id && (media[c.index()] || is_media(doc, c)))
+            .any(|c| c != id && (media[c.index()] || doc.tag(c).is_some_and(is_media)))
 }
 
 /// A caption or photo credit.
@@ -1056,41 +1021,15 @@ fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
 
 /// Whether any visible text under `root` is kept.
 fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool {
-    let range = doc.subtree(root);
-    let mut i = range.start;
-    while i < range.end {
-        let id = NodeId(i);
-        let skip = !keep[id.index()] || doc.tag(id).is_some_and(blocks::is_invisible);
-        if skip {
-            i = doc.node(id).end.0;
-            continue;
-        }
-        if doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
+    let mut walk = doc.visible(root);
+    while let Some(id) = walk.next() {
+        if !keep[id.index()] {
+            walk.skip_subtree(id);
+        } else if doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
             return true;
         }
-        i += 1;
     }
     false
-}
-
-/// The text of `id`'s subtree that a reader sees: scripts, styles and other invisible
-/// elements left out (a full and a lean parse give the same answer).
-fn visible_text(doc: &Document, id: NodeId) -> String {
-    let mut out = String::new();
-    let range = doc.subtree(id);
-    let mut i = range.start;
-    while i < range.end {
-        match &doc.node(NodeId(i)).data {
-            NodeData::Element(e) if blocks::is_invisible(&e.name.local) => {
-                i = doc.node(NodeId(i)).end.0;
-                continue;
-            }
-            NodeData::Text(r) => out.push_str(&doc.text_buffer()[r.clone()]),
-            _ => {}
-        }
-        i += 1;
-    }
-    out
 }
 
 /// Lower-cased alphanumeric words of a title.
@@ -1112,7 +1051,7 @@ pub fn page_title(doc: &Document) -> Option<String> {
     });
     og.or_else(|| doc.title()).or_else(|| {
         let h1 = doc.find_element(&local_name!("h1"))?;
-        let t = crate::dom::collapse_whitespace(&visible_text(doc, h1));
+        let t = crate::dom::collapse_whitespace(&doc.visible_text(h1));
         (!t.is_empty()).then_some(t)
     })
 }
