@@ -430,146 +430,220 @@ fn block_value(b: &Block) -> f64 {
     }
 }
 
-/// Detect the main content of a page.
+/// Detect the main content of a page, in phases: the text blocks are summed up the tree,
+/// the best candidate container is chosen, tightened to the deepest element that holds
+/// nearly all of it, widened by sibling containers with prose and grown to its `<article>`;
+/// then what is boilerplate inside it is pruned, and so are headings left without a section.
 pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
-    let n = doc.len();
     let title = page_title(doc);
-    let mut keep = vec![false; n];
-    let Some(body) = doc.body() else {
-        return Content {
-            root: None,
-            keep,
-            title,
-        };
+    let nothing = |title| Content {
+        root: None,
+        keep: vec![false; doc.len()],
+        title,
     };
-    let blocks = segment_blocks(doc, body);
-    // Per element: net mass of its subtree, and its raw text words.
-    let mut mass = vec![0.0f64; n];
-    let mut words = vec![0u32; n];
-    let mut link_words = vec![0u32; n];
-    let mut punct = vec![0u32; n];
-    // Prose: the positive part of the block values, outside excluded subtrees.
-    let mut prose = vec![0.0f64; n];
-    for b in &blocks {
-        let v = block_value(b);
-        mass[b.owner.index()] += v;
-        prose[b.owner.index()] += v.max(0.0);
-        words[b.owner.index()] += b.words;
-        link_words[b.owner.index()] += b.link_words;
-        punct[b.owner.index()] += b.punctuation;
+    let Some(body) = doc.body() else {
+        return nothing(title);
+    };
+    let agg = Aggregates::measure(doc, body, config);
+    let Some((best, candidates)) = choose(doc, body, &agg) else {
+        return nothing(title);
+    };
+    let root = tighten(doc, best, &candidates, &agg, config);
+    let (root, parts) = widen(doc, body, root, &agg, config);
+    let (root, parts) = grow_to_article(doc, body, root, parts, &agg);
+    let mut keep = prune(doc, root, &parts, &agg, config, title.as_deref());
+    drop_orphan_headings(doc, root, &mut keep, &agg.words);
+    Content {
+        root: Some(root),
+        keep,
+        title,
     }
-    // Per element: whether its subtree shows an image or a video.
-    let mut media = vec![false; n];
-    for id in doc.subtree(body).rev().map(NodeId) {
-        if id == body {
-            break;
+}
+
+/// Per node, the aggregates of its subtree's text blocks and the verdicts on its tag and
+/// names: what every phase of [`page_content`] weighs elements by.
+struct Aggregates {
+    /// Net mass: the values of the blocks ([`block_value`]), excluded subtrees counting
+    /// against every container that includes them.
+    mass: Vec<f64>,
+    /// Prose: the positive part of the block values, outside excluded subtrees.
+    prose: Vec<f64>,
+    /// Words of the text.
+    words: Vec<u32>,
+    /// Words inside links.
+    link_words: Vec<u32>,
+    /// Sentence punctuation marks.
+    punct: Vec<u32>,
+    /// Whether the subtree shows an image or a video.
+    media: Vec<bool>,
+    /// Boilerplate (hidden, chrome by its tag, comments) and inside it: cannot hold the
+    /// main content.
+    excluded: Vec<bool>,
+    /// Class/id hint ([`name_hint`]) of elements with text; 0 for the others.
+    hints: Vec<i8>,
+    /// Inside a boilerplate-named region (up to an `<article>` or `<main>`).
+    negative: Vec<bool>,
+}
+
+impl Aggregates {
+    /// Segment `body` into text blocks and sum them up the tree.
+    fn measure(doc: &Document, body: NodeId, config: &ContentConfig) -> Self {
+        let n = doc.len();
+        let blocks = segment_blocks(doc, body);
+        let mut mass = vec![0.0f64; n];
+        let mut words = vec![0u32; n];
+        let mut link_words = vec![0u32; n];
+        let mut punct = vec![0u32; n];
+        let mut prose = vec![0.0f64; n];
+        for b in &blocks {
+            let v = block_value(b);
+            mass[b.owner.index()] += v;
+            prose[b.owner.index()] += v.max(0.0);
+            words[b.owner.index()] += b.words;
+            link_words[b.owner.index()] += b.link_words;
+            punct[b.owner.index()] += b.punctuation;
         }
-        if let Some(p) = doc.parent(id) {
-            media[p.index()] |= media[id.index()] || doc.tag(id).is_some_and(is_media);
-            words[p.index()] += words[id.index()];
-            link_words[p.index()] += link_words[id.index()];
-            punct[p.index()] += punct[id.index()];
-        }
-    }
-    // Boilerplate elements cannot hold the main content.
-    let mut excluded = vec![false; n];
-    // Name hints scan class/id strings; computed once per element with text, used three
-    // times.
-    // A candidate inside a boilerplate-named region (cookie banner, related box) inherits
-    // its penalty.
-    let mut hints = vec![0i8; n];
-    let mut negative = vec![false; n];
-    let mut name_hints = NameHints::default();
-    for id in doc.descendants(body) {
-        let parent = doc.parent(id);
-        excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
-            || is_hidden(doc, id)
-            || is_boilerplate_tag(doc, id)
-            || (!config.comments && is_comment_section(doc, id));
-        // Elements without text are neither candidates nor dropped, and hold no candidate
-        // whose penalty they could pass on: their names do not matter.
-        if words[id.index()] > 0 {
-            hints[id.index()] = name_hints.hint(doc, id);
-        }
-        // Layout wrappers are named after the sidebar or footer they sit next to
-        // (`right-sidebar`, `above-footer`): an `<article>` or `<main>` inside starts afresh.
-        negative[id.index()] = hints[id.index()] < 0
-            || (parent.is_some_and(|p| negative[p.index()]) && !is_main_element(doc, id));
-    }
-    for id in doc.subtree(body).rev().map(NodeId) {
-        if id == body {
-            break;
-        }
-        if let Some(p) = doc.parent(id) {
-            // Excluded subtrees count against every container that includes them.
-            if excluded[id.index()] {
-                mass[p.index()] -= words[id.index()] as f64 * 0.5;
-            } else {
-                mass[p.index()] += mass[id.index()];
-                prose[p.index()] += prose[id.index()];
+        let mut media = vec![false; n];
+        for id in doc.subtree(body).rev().map(NodeId) {
+            if id == body {
+                break;
+            }
+            if let Some(p) = doc.parent(id) {
+                media[p.index()] |= media[id.index()] || doc.tag(id).is_some_and(is_media);
+                words[p.index()] += words[id.index()];
+                link_words[p.index()] += link_words[id.index()];
+                punct[p.index()] += punct[id.index()];
             }
         }
+        let mut excluded = vec![false; n];
+        // Name hints scan class/id strings: computed once per element with text, used by
+        // several phases.
+        let mut hints = vec![0i8; n];
+        // A candidate inside a boilerplate-named region (cookie banner, related box)
+        // inherits its penalty.
+        let mut negative = vec![false; n];
+        let mut name_hints = NameHints::default();
+        for id in doc.descendants(body) {
+            let parent = doc.parent(id);
+            excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
+                || is_hidden(doc, id)
+                || is_boilerplate_tag(doc, id)
+                || (!config.comments && is_comment_section(doc, id));
+            // Elements without text are neither candidates nor dropped, and hold no
+            // candidate whose penalty they could pass on: their names do not matter.
+            if words[id.index()] > 0 {
+                hints[id.index()] = name_hints.hint(doc, id);
+            }
+            // Layout wrappers are named after the sidebar or footer they sit next to
+            // (`right-sidebar`, `above-footer`): an `<article>` or `<main>` inside starts
+            // afresh.
+            negative[id.index()] = hints[id.index()] < 0
+                || (parent.is_some_and(|p| negative[p.index()]) && !is_main_element(doc, id));
+        }
+        for id in doc.subtree(body).rev().map(NodeId) {
+            if id == body {
+                break;
+            }
+            if let Some(p) = doc.parent(id) {
+                if excluded[id.index()] {
+                    mass[p.index()] -= words[id.index()] as f64 * 0.5;
+                } else {
+                    mass[p.index()] += mass[id.index()];
+                    prose[p.index()] += prose[id.index()];
+                }
+            }
+        }
+        Aggregates {
+            mass,
+            prose,
+            words,
+            link_words,
+            punct,
+            media,
+            excluded,
+            hints,
+            negative,
+        }
     }
-    // Candidates: elements with text, not excluded; score = net mass, nudged by name hints.
-    let hint_of = |id: NodeId| hints[id.index()];
+}
+
+/// The candidates — elements with text, not excluded, `body` first — and the best of them
+/// by net mass, nudged by name hints. `None` when the page has no text.
+///
+/// Boilerplate-named regions (a sidebar, a cookie notice) hold the main content only when
+/// nothing else has prose: a short article still beats a long cookie notice.
+fn choose(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<(NodeId, Vec<NodeId>)> {
     let score = |id: NodeId| {
         // Themes put page-type classes on <body> ("ArticlePage-body"): no hint there.
-        let m = mass[id.index()];
+        let m = agg.mass[id.index()];
         if id == body {
             m
-        } else if negative[id.index()] {
+        } else if agg.negative[id.index()] {
             m * NEGATIVE_WEIGHT
         } else {
-            m * (1.0 + 0.5 * f64::from(hint_of(id)))
+            m * (1.0 + 0.5 * f64::from(agg.hints[id.index()]))
         }
     };
     let candidates: Vec<NodeId> = std::iter::once(body)
         .chain(doc.descendants(body))
-        .filter(|id| doc.element(*id).is_some() && !excluded[id.index()] && words[id.index()] > 0)
+        .filter(|id| {
+            doc.element(*id).is_some() && !agg.excluded[id.index()] && agg.words[id.index()] > 0
+        })
         .collect();
-    // Boilerplate-named regions (a sidebar, a cookie notice) hold the main content only when
-    // nothing else has prose: a short article still beats a long cookie notice.
-    let Some(&best) = candidates
+    let best = *candidates
         .iter()
-        .max_by(|a, b| score(**a).total_cmp(&score(**b)).then(b.cmp(a)))
-    else {
-        return Content {
-            root: None,
-            keep,
-            title,
-        };
-    };
-    // Tighten: the deepest candidate inside `best` that still holds most of its mass and
-    // nearly all of its prose.
-    let best_mass = mass[best.index()];
-    let best_prose = prose[best.index()];
+        .max_by(|a, b| score(**a).total_cmp(&score(**b)).then(b.cmp(a)))?;
+    Some((best, candidates))
+}
+
+/// The deepest candidate inside `best` that still holds most of its mass
+/// ([`ContentConfig::tighten`]) and nearly all of its prose ([`TIGHTEN_PROSE`]).
+fn tighten(
+    doc: &Document,
+    best: NodeId,
+    candidates: &[NodeId],
+    agg: &Aggregates,
+    config: &ContentConfig,
+) -> NodeId {
+    let best_mass = agg.mass[best.index()];
+    let best_prose = agg.prose[best.index()];
     let mut root = best;
     if best_mass > 0.0 {
         for &c in candidates.iter().filter(|c| doc.contains(best, **c)) {
-            if mass[c.index()] >= config.tighten * best_mass
-                && prose[c.index()] >= TIGHTEN_PROSE * best_prose
+            if agg.mass[c.index()] >= config.tighten * best_mass
+                && agg.prose[c.index()] >= TIGHTEN_PROSE * best_prose
                 && doc.node(c).depth > doc.node(root).depth
             {
                 root = c;
             }
         }
     }
-    // Expand: content split over sibling containers (a recipe's ingredients and steps, an
-    // article body after a lead block) — siblings with real prose mass join the root.
+    root
+}
+
+/// Content split over sibling containers (a recipe's ingredients and steps, an article
+/// body after a lead block): siblings with real prose mass ([`ContentConfig::expand`]) join
+/// `root`, up to [`EXPAND_LEVELS`] ancestors up. The new container, and its parts: the
+/// elements of it that are content whole.
+fn widen(
+    doc: &Document,
+    body: NodeId,
+    root: NodeId,
+    agg: &Aggregates,
+    config: &ContentConfig,
+) -> (NodeId, Vec<NodeId>) {
     let mut parts = vec![root];
     let mut top = root;
-    let levels = EXPAND_LEVELS;
-    let mut base_mass = mass[root.index()];
-    for _ in 0..levels {
+    let mut base_mass = agg.mass[root.index()];
+    for _ in 0..EXPAND_LEVELS {
         if config.expand <= 0.0 || base_mass <= 0.0 {
             break;
         }
         // Wrappers that add no text of their own (a paragraph in its own `<div>`) are not a
         // level: the siblings worth looking at are those of the outermost wrapper.
-        while let Some(parent) = doc
-            .parent(top)
-            .filter(|p| *p != body && parts == [top] && words[p.index()] == words[top.index()])
-        {
+        while let Some(parent) = doc.parent(top).filter(|p| {
+            *p != body && parts == [top] && agg.words[p.index()] == agg.words[top.index()]
+        }) {
             parts = vec![parent];
             top = parent;
         }
@@ -584,10 +658,10 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             .element_children(parent)
             .filter(|c| {
                 *c != top
-                    && !excluded[c.index()]
-                    && mass[c.index()] >= threshold
-                    && !is_link_cluster(words[c.index()], link_words[c.index()])
-                    && hint_of(*c) >= 0
+                    && !agg.excluded[c.index()]
+                    && agg.mass[c.index()] >= threshold
+                    && !is_link_cluster(agg.words[c.index()], agg.link_words[c.index()])
+                    && agg.hints[c.index()] >= 0
             })
             .collect();
         if siblings.is_empty() {
@@ -600,65 +674,69 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
                 parts.push(top);
             }
         }
-        base_mass += siblings.iter().map(|c| mass[c.index()]).sum::<f64>();
+        base_mass += siblings.iter().map(|c| agg.mass[c.index()]).sum::<f64>();
         parts.extend(siblings);
         parts.sort();
         top = parent;
     }
-    let mut root = top;
-    // An `<article>` around the content declares its extent: its header (a lead, a
-    // subtitle) and its own paragraphs belong to it; what does not (bylines, share bars,
-    // teasers) the filters below drop.
+    (top, parts)
+}
+
+/// An `<article>` around the content declares its extent: its header (a lead, a subtitle)
+/// and its own paragraphs belong to it, when it adds at most [`ARTICLE_GROWTH`] of prose;
+/// what does not (bylines, share bars, teasers) [`prune`] drops.
+fn grow_to_article(
+    doc: &Document,
+    body: NodeId,
+    root: NodeId,
+    parts: Vec<NodeId>,
+    agg: &Aggregates,
+) -> (NodeId, Vec<NodeId>) {
     if let Some(article) = doc
         .ancestors(root)
         .take_while(|a| *a != body)
         .find(|a| doc.tag(*a).is_some_and(|t| *t == local_name!("article")))
     {
-        if !excluded[article.index()]
-            && prose[article.index()] <= ARTICLE_GROWTH * prose[root.index()]
+        if !agg.excluded[article.index()]
+            && agg.prose[article.index()] <= ARTICLE_GROWTH * agg.prose[root.index()]
         {
-            parts = vec![article];
-            root = article;
+            return (article, vec![article]);
         }
     }
-    // The headline is reported as the title; keeping it in the text would repeat it.
-    // Sites word `<title>`, `og:title` and the `<h1>` a little differently ("Hunter in
-    // Beijing diagnosed…" over "Hunter diagnosed… Beijing local"): most words shared is
-    // enough.
-    let titled: Vec<String> = [title.clone(), doc.title()]
-        .into_iter()
-        .flatten()
-        .flat_map(|t| title_words(&t))
-        .collect();
-    let is_headline = |id: NodeId| {
-        config.drop_headline
-            && doc.element(id).is_some_and(|e| e.is(&local_name!("h1")))
-            && doc.subtree_size(id) <= SMALL_SUBTREE
-            && {
-                let h = title_words(&doc.visible_text(id));
-                let shared = h.iter().filter(|w| titled.contains(w)).count();
-                !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
-            }
-    };
-    let mut cards = teaser_cards(doc, root, &words, &link_words);
-    // On a listing page the teasers are the content.
-    let card_prose: f64 = doc
-        .subtree(root)
-        .map(NodeId)
-        .filter(|c| cards[c.index()] && !doc.parent(*c).is_some_and(|p| cards[p.index()]))
-        .map(|c| prose[c.index()])
-        .sum();
-    if card_prose >= LISTING * prose[root.index()] {
-        cards.iter_mut().for_each(|c| *c = false);
-    }
-    // Keep the container minus excluded and boilerplate-like parts.
+    (root, parts)
+}
+
+/// The keep mask of the container `root`: its nodes minus excluded and boilerplate-like
+/// parts (link clusters, teasers, boilerplate names, forms, labels, date lines, captions,
+/// the headline); `parts` are kept whole.
+fn prune(
+    doc: &Document,
+    root: NodeId,
+    parts: &[NodeId],
+    agg: &Aggregates,
+    config: &ContentConfig,
+    title: Option<&str>,
+) -> Vec<bool> {
+    let is_headline = headline(doc, title, config);
+    let cards = teasers(doc, root, agg);
     let is_part = |id: NodeId| parts.contains(&id);
     // Inside a quote (an embedded tweet's attribution line keeps its date).
-    let mut quoted = vec![false; n];
+    let mut quoted = vec![false; doc.len()];
     for id in doc.subtree(root).map(NodeId) {
         quoted[id.index()] = doc.parent(id).is_some_and(|p| quoted[p.index()])
             || doc.tag(id).is_some_and(|t| *t == local_name!("blockquote"));
     }
+    // Link clusters, teasers, boilerplate-named parts and forms go, unless they hold most
+    // of the content's prose: then they are wrappers that name or link badly.
+    let is_noise = |id: NodeId| {
+        let i = id.index();
+        ((is_link_cluster(agg.words[i], agg.link_words[i]) && !is_table_part(doc, id))
+            || cards[i]
+            || agg.hints[i] < 0
+            || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
+            && (agg.mass[i] <= 0.0 || agg.prose[i] < MAJORITY * agg.prose[root.index()])
+    };
+    let mut keep = vec![false; doc.len()];
     // The structural filters (link clusters, teasers, boilerplate names, forms) may not
     // empty the content: when they would, the container is all the page has — a link-heavy
     // post, a page of dialogs — and only the sure filters apply.
@@ -666,7 +744,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     loop {
         for id in doc.subtree(root).map(NodeId) {
             let i = id.index();
-            if excluded[i] && !is_part(id) {
+            if agg.excluded[i] && !is_part(id) {
                 continue;
             }
             let parent_ok = id == root
@@ -677,47 +755,79 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             if !parent_ok {
                 continue;
             }
-            // Inline captions and credits (`<span class="caption">` inside a paragraph) have no
-            // block of their own: they go by their name alone.
+            // Inline captions and credits (`<span class="caption">` inside a paragraph) have
+            // no block of their own: they go by their name alone.
             let inline_caption =
-                config.drop_captions && words[i] == 0 && id != root && is_caption(doc, id);
+                config.drop_captions && agg.words[i] == 0 && id != root && is_caption(doc, id);
             let drop = inline_caption
                 || (!is_part(id)
-            && id != root
-            && doc.element(id).is_some()
-            && words[i] > 0
-            // Link clusters, teasers and boilerplate-named parts go, unless they hold most
-            // of the content's prose: then they are wrappers that name or link badly.
-            && ((structural
-                && ((is_link_cluster(words[i], link_words[i]) && !is_table_part(doc, id))
-                || cards[i]
-                || hint_of(id) < 0
-                    || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
-                && (mass[i] <= 0.0 || prose[i] < MAJORITY * prose[root.index()]))
-                || (config.drop_labels
-                    && (is_label(doc, id, words[i], punct[i])
-                        || (!quoted[i] && is_dateline(doc, id, words[i]))))
-                || (config.drop_captions
-                    && (is_caption(doc, id) || is_beside_image(doc, id, &words, &media)))
-                || is_headline(id)));
+                    && id != root
+                    && doc.element(id).is_some()
+                    && agg.words[i] > 0
+                    && ((structural && is_noise(id))
+                        || (config.drop_labels
+                            && (is_label(doc, id, agg.words[i], agg.punct[i])
+                                || (!quoted[i] && is_dateline(doc, id, agg.words[i]))))
+                        || (config.drop_captions
+                            && (is_caption(doc, id)
+                                || is_beside_image(doc, id, &agg.words, &agg.media)))
+                        || is_headline(id)));
             keep[i] = !drop
                 && !matches!(
                     doc.node(id).data,
                     NodeData::Comment(_) | NodeData::ProcessingInstruction { .. }
                 );
         }
-        if !structural || words[root.index()] == 0 || has_kept_text(doc, root, &keep) {
+        if !structural || agg.words[root.index()] == 0 || has_kept_text(doc, root, &keep) {
             break;
         }
         structural = false;
         keep.iter_mut().for_each(|k| *k = false);
     }
-    drop_orphan_headings(doc, root, &mut keep, &words);
-    Content {
-        root: Some(root),
-        keep,
-        title,
+    keep
+}
+
+/// Whether an element is the headline, reported as the title: keeping it in the text would
+/// repeat it. Sites word `<title>`, `og:title` and the `<h1>` a little differently ("Hunter
+/// in Beijing diagnosed…" over "Hunter diagnosed… Beijing local"): most words shared
+/// ([`HEADLINE_OVERLAP`]) is enough.
+fn headline<'d>(
+    doc: &'d Document,
+    title: Option<&str>,
+    config: &ContentConfig,
+) -> impl Fn(NodeId) -> bool + 'd {
+    let titled: Vec<String> = [title.map(str::to_string), doc.title()]
+        .into_iter()
+        .flatten()
+        .flat_map(|t| title_words(&t))
+        .collect();
+    let drop_headline = config.drop_headline;
+    move |id: NodeId| {
+        drop_headline
+            && doc.element(id).is_some_and(|e| e.is(&local_name!("h1")))
+            && doc.subtree_size(id) <= SMALL_SUBTREE
+            && {
+                let h = title_words(&doc.visible_text(id));
+                let shared = h.iter().filter(|w| titled.contains(w)).count();
+                !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
+            }
     }
+}
+
+/// The teaser cards inside `root` ([`teaser_cards`]), none on a listing page: there the
+/// teasers are the content.
+fn teasers(doc: &Document, root: NodeId, agg: &Aggregates) -> Vec<bool> {
+    let mut cards = teaser_cards(doc, root, &agg.words, &agg.link_words);
+    let card_prose: f64 = doc
+        .subtree(root)
+        .map(NodeId)
+        .filter(|c| cards[c.index()] && !doc.parent(*c).is_some_and(|p| cards[p.index()]))
+        .map(|c| agg.prose[c.index()])
+        .sum();
+    if card_prose >= LISTING * agg.prose[root.index()] {
+        cards.iter_mut().for_each(|c| *c = false);
+    }
+    cards
 }
 
 /// Blocks of at most this many words with a date in them are publication metadata.
