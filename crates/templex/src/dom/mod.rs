@@ -10,8 +10,10 @@ mod parse;
 #[cfg(feature = "eval")]
 pub mod select;
 mod serialize;
+pub mod tags;
 mod tokenize;
 mod tree;
+mod visible;
 
 pub use decode::{Decoded, EncodingSource, decode};
 pub use identity::Signatures;
@@ -19,8 +21,10 @@ pub use lean::{TEXT_ATTRIBUTES, parse_bytes_lean, parse_bytes_text, strip_raw_te
 pub use parse::{parse_bytes, parse_str, parse_str_html5ever};
 #[cfg(feature = "eval")]
 pub use select::{Selector, SelectorError, select};
-pub use serialize::{SerializeHook, Verbatim, is_void};
+pub use serialize::{SerializeHook, Verbatim};
+pub use tags::is_void;
 pub use tree::{Attr, Children, Document, Element, Node, NodeData, NodeId, collapse_whitespace};
+pub use visible::Visible;
 
 /// Re-exported so callers can name tags without depending on markup5ever directly.
 pub use markup5ever::{LocalName, QualName, local_name, namespace_url, ns};

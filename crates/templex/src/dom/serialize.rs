@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use markup5ever::{local_name, ns};
 
+use super::tags::{is_raw_text, is_void};
 use super::tree::{Attr, Document, NodeData, NodeId};
 
 /// Customizes serialization: which nodes are written and with which attributes.
@@ -28,39 +29,6 @@ pub trait SerializeHook {
 pub struct Verbatim;
 
 impl SerializeHook for Verbatim {}
-
-/// Elements that have no end tag.
-pub fn is_void(tag: &str) -> bool {
-    matches!(
-        tag,
-        "area"
-            | "base"
-            | "basefont"
-            | "bgsound"
-            | "br"
-            | "col"
-            | "embed"
-            | "frame"
-            | "hr"
-            | "img"
-            | "input"
-            | "keygen"
-            | "link"
-            | "meta"
-            | "param"
-            | "source"
-            | "track"
-            | "wbr"
-    )
-}
-
-/// Elements whose text children are written unescaped (scripting enabled, as html5ever parses).
-fn is_raw_text(tag: &str) -> bool {
-    matches!(
-        tag,
-        "style" | "script" | "xmp" | "iframe" | "noembed" | "noframes" | "plaintext" | "noscript"
-    )
-}
 
 impl Document {
     /// Serialize the whole document.

@@ -143,7 +143,7 @@ fn words_and_links(doc: &Document, predicted: &[bool], gold_content: &[bool]) ->
     let Some(body) = doc.body() else {
         return (Prf::default(), Prf::default());
     };
-    for id in crate::extract::visible_descendants(doc, body) {
+    for id in doc.visible_descendants(body) {
         if let Some(e) = doc.element(id) {
             if e.is(&local_name!("a")) && e.attr("href").is_some() {
                 tally(

@@ -2,8 +2,8 @@
 
 use markup5ever::local_name;
 
+use crate::dom::tags::{is_block, is_heading, is_list_item};
 use crate::dom::{Document, LocalName, NodeData, NodeId};
-use crate::output::is_block;
 
 /// What kind of block a text run is, by its owning element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,59 +38,18 @@ pub struct Block {
 }
 
 fn kind_of(tag: &LocalName) -> BlockKind {
+    if is_heading(tag) {
+        return BlockKind::Heading;
+    }
+    if is_list_item(tag) {
+        return BlockKind::ListItem;
+    }
     match *tag {
-        local_name!("h1")
-        | local_name!("h2")
-        | local_name!("h3")
-        | local_name!("h4")
-        | local_name!("h5")
-        | local_name!("h6") => BlockKind::Heading,
-        local_name!("li") | local_name!("dt") | local_name!("dd") => BlockKind::ListItem,
         local_name!("td") | local_name!("th") | local_name!("caption") => BlockKind::TableCell,
         local_name!("pre") => BlockKind::Code,
         local_name!("figcaption") => BlockKind::Caption,
         _ => BlockKind::Paragraph,
     }
-}
-
-/// Elements whose text is never visible.
-pub fn is_invisible(tag: &LocalName) -> bool {
-    matches!(
-        *tag,
-        local_name!("script")
-            | local_name!("style")
-            | local_name!("noscript")
-            | local_name!("template")
-            | local_name!("head")
-            | local_name!("svg")
-            | local_name!("math")
-            | local_name!("iframe")
-            | local_name!("object")
-            | local_name!("textarea")
-            | local_name!("option")
-            // Ruby annotations: the reading set over the base text, not part of it.
-            | local_name!("rt")
-            | local_name!("rp")
-    )
-}
-
-/// The descendants of `root` in document order, without the subtrees of invisible elements
-/// (`script`, `style`, …): the nodes a reader sees.
-pub fn visible_descendants(doc: &Document, root: NodeId) -> impl Iterator<Item = NodeId> + '_ {
-    let mut hidden_until = 0u32;
-    doc.descendants(root).filter(move |id| {
-        if id.0 < hidden_until {
-            return false;
-        }
-        if doc
-            .element(*id)
-            .is_some_and(|e| is_invisible(&e.name.local))
-        {
-            hidden_until = doc.node(*id).end.0;
-            return false;
-        }
-        true
-    })
 }
 
 /// Count words (runs of alphanumerics; each CJK character counts as one) and punctuation.
@@ -156,23 +115,16 @@ pub fn segment_blocks(doc: &Document, root: NodeId) -> Vec<Block> {
             }
         }
     };
-    let range = doc.subtree(root);
-    let mut i = range.start;
-    while i < range.end {
-        while open.len() > 1 && open.last().is_some_and(|&(_, end)| end <= i) {
+    for id in doc.visible(root) {
+        while open.len() > 1 && open.last().is_some_and(|&(_, end)| end <= id.0) {
             open.pop();
             flush(&mut current, &mut out);
         }
-        while links.last().is_some_and(|&end| end <= i) {
+        while links.last().is_some_and(|&end| end <= id.0) {
             links.pop();
         }
-        let id = NodeId(i);
         match &doc.node(id).data {
             NodeData::Element(e) => {
-                if is_invisible(&e.name.local) {
-                    i = doc.node(id).end.0;
-                    continue;
-                }
                 if is_block(&e.name.local) && id != root {
                     flush(&mut current, &mut out);
                     open.push((id, doc.node(id).end.0));
@@ -202,7 +154,6 @@ pub fn segment_blocks(doc: &Document, root: NodeId) -> Vec<Block> {
             }
             _ => {}
         }
-        i += 1;
     }
     flush(&mut current, &mut out);
     out

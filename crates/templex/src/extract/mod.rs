@@ -14,15 +14,20 @@ mod blocks;
 mod page;
 mod render;
 
-pub use blocks::{Block, BlockKind, is_invisible, segment_blocks, visible_descendants};
+pub use blocks::{Block, BlockKind, segment_blocks};
 pub use page::{ContentTimings, PageContent, PageHints, extract_page, outside_content};
 pub use render::{content_html, content_markdown, content_text};
 
 use markup5ever::local_name;
 use serde::Serialize;
 
+use crate::dom::tags::{heading_level, is_block, is_heading, is_list_item, is_media};
 use crate::dom::{Document, NodeData, NodeId};
-use crate::output::is_block;
+
+/// The descendants of `root` that a reader sees ([`Document::visible_descendants`]).
+pub fn visible_descendants(doc: &Document, root: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    doc.visible_descendants(root)
+}
 
 /// Settings of [`page_content`].
 #[derive(Debug, Clone, Serialize)]
@@ -427,146 +432,220 @@ fn block_value(b: &Block) -> f64 {
     }
 }
 
-/// Detect the main content of a page.
+/// Detect the main content of a page, in phases: the text blocks are summed up the tree,
+/// the best candidate container is chosen, tightened to the deepest element that holds
+/// nearly all of it, widened by sibling containers with prose and grown to its `<article>`;
+/// then what is boilerplate inside it is pruned, and so are headings left without a section.
 pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
-    let n = doc.len();
     let title = page_title(doc);
-    let mut keep = vec![false; n];
-    let Some(body) = doc.body() else {
-        return Content {
-            root: None,
-            keep,
-            title,
-        };
+    let nothing = |title| Content {
+        root: None,
+        keep: vec![false; doc.len()],
+        title,
     };
-    let blocks = segment_blocks(doc, body);
-    // Per element: net mass of its subtree, and its raw text words.
-    let mut mass = vec![0.0f64; n];
-    let mut words = vec![0u32; n];
-    let mut link_words = vec![0u32; n];
-    let mut punct = vec![0u32; n];
-    // Prose: the positive part of the block values, outside excluded subtrees.
-    let mut prose = vec![0.0f64; n];
-    for b in &blocks {
-        let v = block_value(b);
-        mass[b.owner.index()] += v;
-        prose[b.owner.index()] += v.max(0.0);
-        words[b.owner.index()] += b.words;
-        link_words[b.owner.index()] += b.link_words;
-        punct[b.owner.index()] += b.punctuation;
+    let Some(body) = doc.body() else {
+        return nothing(title);
+    };
+    let agg = Aggregates::measure(doc, body, config);
+    let Some((best, candidates)) = choose(doc, body, &agg) else {
+        return nothing(title);
+    };
+    let root = tighten(doc, best, &candidates, &agg, config);
+    let (root, parts) = widen(doc, body, root, &agg, config);
+    let (root, parts) = grow_to_article(doc, body, root, parts, &agg);
+    let mut keep = prune(doc, root, &parts, &agg, config, title.as_deref());
+    drop_orphan_headings(doc, root, &mut keep, &agg.words);
+    Content {
+        root: Some(root),
+        keep,
+        title,
     }
-    // Per element: whether its subtree shows an image or a video.
-    let mut media = vec![false; n];
-    for id in doc.subtree(body).rev().map(NodeId) {
-        if id == body {
-            break;
+}
+
+/// Per node, the aggregates of its subtree's text blocks and the verdicts on its tag and
+/// names: what every phase of [`page_content`] weighs elements by.
+struct Aggregates {
+    /// Net mass: the values of the blocks ([`block_value`]), excluded subtrees counting
+    /// against every container that includes them.
+    mass: Vec<f64>,
+    /// Prose: the positive part of the block values, outside excluded subtrees.
+    prose: Vec<f64>,
+    /// Words of the text.
+    words: Vec<u32>,
+    /// Words inside links.
+    link_words: Vec<u32>,
+    /// Sentence punctuation marks.
+    punct: Vec<u32>,
+    /// Whether the subtree shows an image or a video.
+    media: Vec<bool>,
+    /// Boilerplate (hidden, chrome by its tag, comments) and inside it: cannot hold the
+    /// main content.
+    excluded: Vec<bool>,
+    /// Class/id hint ([`name_hint`]) of elements with text; 0 for the others.
+    hints: Vec<i8>,
+    /// Inside a boilerplate-named region (up to an `<article>` or `<main>`).
+    negative: Vec<bool>,
+}
+
+impl Aggregates {
+    /// Segment `body` into text blocks and sum them up the tree.
+    fn measure(doc: &Document, body: NodeId, config: &ContentConfig) -> Self {
+        let n = doc.len();
+        let blocks = segment_blocks(doc, body);
+        let mut mass = vec![0.0f64; n];
+        let mut words = vec![0u32; n];
+        let mut link_words = vec![0u32; n];
+        let mut punct = vec![0u32; n];
+        let mut prose = vec![0.0f64; n];
+        for b in &blocks {
+            let v = block_value(b);
+            mass[b.owner.index()] += v;
+            prose[b.owner.index()] += v.max(0.0);
+            words[b.owner.index()] += b.words;
+            link_words[b.owner.index()] += b.link_words;
+            punct[b.owner.index()] += b.punctuation;
         }
-        if let Some(p) = doc.parent(id) {
-            media[p.index()] |= media[id.index()] || is_media(doc, id);
-            words[p.index()] += words[id.index()];
-            link_words[p.index()] += link_words[id.index()];
-            punct[p.index()] += punct[id.index()];
-        }
-    }
-    // Boilerplate elements cannot hold the main content.
-    let mut excluded = vec![false; n];
-    // Name hints scan class/id strings; computed once per element with text, used three
-    // times.
-    // A candidate inside a boilerplate-named region (cookie banner, related box) inherits
-    // its penalty.
-    let mut hints = vec![0i8; n];
-    let mut negative = vec![false; n];
-    let mut name_hints = NameHints::default();
-    for id in doc.descendants(body) {
-        let parent = doc.parent(id);
-        excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
-            || is_hidden(doc, id)
-            || is_boilerplate_tag(doc, id)
-            || (!config.comments && is_comment_section(doc, id));
-        // Elements without text are neither candidates nor dropped, and hold no candidate
-        // whose penalty they could pass on: their names do not matter.
-        if words[id.index()] > 0 {
-            hints[id.index()] = name_hints.hint(doc, id);
-        }
-        // Layout wrappers are named after the sidebar or footer they sit next to
-        // (`right-sidebar`, `above-footer`): an `<article>` or `<main>` inside starts afresh.
-        negative[id.index()] = hints[id.index()] < 0
-            || (parent.is_some_and(|p| negative[p.index()]) && !is_main_element(doc, id));
-    }
-    for id in doc.subtree(body).rev().map(NodeId) {
-        if id == body {
-            break;
-        }
-        if let Some(p) = doc.parent(id) {
-            // Excluded subtrees count against every container that includes them.
-            if excluded[id.index()] {
-                mass[p.index()] -= words[id.index()] as f64 * 0.5;
-            } else {
-                mass[p.index()] += mass[id.index()];
-                prose[p.index()] += prose[id.index()];
+        let mut media = vec![false; n];
+        for id in doc.subtree(body).rev().map(NodeId) {
+            if id == body {
+                break;
+            }
+            if let Some(p) = doc.parent(id) {
+                media[p.index()] |= media[id.index()] || doc.tag(id).is_some_and(is_media);
+                words[p.index()] += words[id.index()];
+                link_words[p.index()] += link_words[id.index()];
+                punct[p.index()] += punct[id.index()];
             }
         }
+        let mut excluded = vec![false; n];
+        // Name hints scan class/id strings: computed once per element with text, used by
+        // several phases.
+        let mut hints = vec![0i8; n];
+        // A candidate inside a boilerplate-named region (cookie banner, related box)
+        // inherits its penalty.
+        let mut negative = vec![false; n];
+        let mut name_hints = NameHints::default();
+        for id in doc.descendants(body) {
+            let parent = doc.parent(id);
+            excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
+                || is_hidden(doc, id)
+                || is_boilerplate_tag(doc, id)
+                || (!config.comments && is_comment_section(doc, id));
+            // Elements without text are neither candidates nor dropped, and hold no
+            // candidate whose penalty they could pass on: their names do not matter.
+            if words[id.index()] > 0 {
+                hints[id.index()] = name_hints.hint(doc, id);
+            }
+            // Layout wrappers are named after the sidebar or footer they sit next to
+            // (`right-sidebar`, `above-footer`): an `<article>` or `<main>` inside starts
+            // afresh.
+            negative[id.index()] = hints[id.index()] < 0
+                || (parent.is_some_and(|p| negative[p.index()]) && !is_main_element(doc, id));
+        }
+        for id in doc.subtree(body).rev().map(NodeId) {
+            if id == body {
+                break;
+            }
+            if let Some(p) = doc.parent(id) {
+                if excluded[id.index()] {
+                    mass[p.index()] -= words[id.index()] as f64 * 0.5;
+                } else {
+                    mass[p.index()] += mass[id.index()];
+                    prose[p.index()] += prose[id.index()];
+                }
+            }
+        }
+        Aggregates {
+            mass,
+            prose,
+            words,
+            link_words,
+            punct,
+            media,
+            excluded,
+            hints,
+            negative,
+        }
     }
-    // Candidates: elements with text, not excluded; score = net mass, nudged by name hints.
-    let hint_of = |id: NodeId| hints[id.index()];
+}
+
+/// The candidates — elements with text, not excluded, `body` first — and the best of them
+/// by net mass, nudged by name hints. `None` when the page has no text.
+///
+/// Boilerplate-named regions (a sidebar, a cookie notice) hold the main content only when
+/// nothing else has prose: a short article still beats a long cookie notice.
+fn choose(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<(NodeId, Vec<NodeId>)> {
     let score = |id: NodeId| {
         // Themes put page-type classes on <body> ("ArticlePage-body"): no hint there.
-        let m = mass[id.index()];
+        let m = agg.mass[id.index()];
         if id == body {
             m
-        } else if negative[id.index()] {
+        } else if agg.negative[id.index()] {
             m * NEGATIVE_WEIGHT
         } else {
-            m * (1.0 + 0.5 * f64::from(hint_of(id)))
+            m * (1.0 + 0.5 * f64::from(agg.hints[id.index()]))
         }
     };
     let candidates: Vec<NodeId> = std::iter::once(body)
         .chain(doc.descendants(body))
-        .filter(|id| doc.element(*id).is_some() && !excluded[id.index()] && words[id.index()] > 0)
+        .filter(|id| {
+            doc.element(*id).is_some() && !agg.excluded[id.index()] && agg.words[id.index()] > 0
+        })
         .collect();
-    // Boilerplate-named regions (a sidebar, a cookie notice) hold the main content only when
-    // nothing else has prose: a short article still beats a long cookie notice.
-    let Some(&best) = candidates
+    let best = *candidates
         .iter()
-        .max_by(|a, b| score(**a).total_cmp(&score(**b)).then(b.cmp(a)))
-    else {
-        return Content {
-            root: None,
-            keep,
-            title,
-        };
-    };
-    // Tighten: the deepest candidate inside `best` that still holds most of its mass and
-    // nearly all of its prose.
-    let best_mass = mass[best.index()];
-    let best_prose = prose[best.index()];
+        .max_by(|a, b| score(**a).total_cmp(&score(**b)).then(b.cmp(a)))?;
+    Some((best, candidates))
+}
+
+/// The deepest candidate inside `best` that still holds most of its mass
+/// ([`ContentConfig::tighten`]) and nearly all of its prose ([`TIGHTEN_PROSE`]).
+fn tighten(
+    doc: &Document,
+    best: NodeId,
+    candidates: &[NodeId],
+    agg: &Aggregates,
+    config: &ContentConfig,
+) -> NodeId {
+    let best_mass = agg.mass[best.index()];
+    let best_prose = agg.prose[best.index()];
     let mut root = best;
     if best_mass > 0.0 {
         for &c in candidates.iter().filter(|c| doc.contains(best, **c)) {
-            if mass[c.index()] >= config.tighten * best_mass
-                && prose[c.index()] >= TIGHTEN_PROSE * best_prose
+            if agg.mass[c.index()] >= config.tighten * best_mass
+                && agg.prose[c.index()] >= TIGHTEN_PROSE * best_prose
                 && doc.node(c).depth > doc.node(root).depth
             {
                 root = c;
             }
         }
     }
-    // Expand: content split over sibling containers (a recipe's ingredients and steps, an
-    // article body after a lead block) — siblings with real prose mass join the root.
+    root
+}
+
+/// Content split over sibling containers (a recipe's ingredients and steps, an article
+/// body after a lead block): siblings with real prose mass ([`ContentConfig::expand`]) join
+/// `root`, up to [`EXPAND_LEVELS`] ancestors up. The new container, and its parts: the
+/// elements of it that are content whole.
+fn widen(
+    doc: &Document,
+    body: NodeId,
+    root: NodeId,
+    agg: &Aggregates,
+    config: &ContentConfig,
+) -> (NodeId, Vec<NodeId>) {
     let mut parts = vec![root];
     let mut top = root;
-    let levels = EXPAND_LEVELS;
-    let mut base_mass = mass[root.index()];
-    for _ in 0..levels {
+    let mut base_mass = agg.mass[root.index()];
+    for _ in 0..EXPAND_LEVELS {
         if config.expand <= 0.0 || base_mass <= 0.0 {
             break;
         }
         // Wrappers that add no text of their own (a paragraph in its own `<div>`) are not a
         // level: the siblings worth looking at are those of the outermost wrapper.
-        while let Some(parent) = doc
-            .parent(top)
-            .filter(|p| *p != body && parts == [top] && words[p.index()] == words[top.index()])
-        {
+        while let Some(parent) = doc.parent(top).filter(|p| {
+            *p != body && parts == [top] && agg.words[p.index()] == agg.words[top.index()]
+        }) {
             parts = vec![parent];
             top = parent;
         }
@@ -581,10 +660,10 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             .element_children(parent)
             .filter(|c| {
                 *c != top
-                    && !excluded[c.index()]
-                    && mass[c.index()] >= threshold
-                    && !is_link_cluster(words[c.index()], link_words[c.index()])
-                    && hint_of(*c) >= 0
+                    && !agg.excluded[c.index()]
+                    && agg.mass[c.index()] >= threshold
+                    && !is_link_cluster(agg.words[c.index()], agg.link_words[c.index()])
+                    && agg.hints[c.index()] >= 0
             })
             .collect();
         if siblings.is_empty() {
@@ -597,65 +676,69 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
                 parts.push(top);
             }
         }
-        base_mass += siblings.iter().map(|c| mass[c.index()]).sum::<f64>();
+        base_mass += siblings.iter().map(|c| agg.mass[c.index()]).sum::<f64>();
         parts.extend(siblings);
         parts.sort();
         top = parent;
     }
-    let mut root = top;
-    // An `<article>` around the content declares its extent: its header (a lead, a
-    // subtitle) and its own paragraphs belong to it; what does not (bylines, share bars,
-    // teasers) the filters below drop.
+    (top, parts)
+}
+
+/// An `<article>` around the content declares its extent: its header (a lead, a subtitle)
+/// and its own paragraphs belong to it, when it adds at most [`ARTICLE_GROWTH`] of prose;
+/// what does not (bylines, share bars, teasers) [`prune`] drops.
+fn grow_to_article(
+    doc: &Document,
+    body: NodeId,
+    root: NodeId,
+    parts: Vec<NodeId>,
+    agg: &Aggregates,
+) -> (NodeId, Vec<NodeId>) {
     if let Some(article) = doc
         .ancestors(root)
         .take_while(|a| *a != body)
         .find(|a| doc.tag(*a).is_some_and(|t| *t == local_name!("article")))
     {
-        if !excluded[article.index()]
-            && prose[article.index()] <= ARTICLE_GROWTH * prose[root.index()]
+        if !agg.excluded[article.index()]
+            && agg.prose[article.index()] <= ARTICLE_GROWTH * agg.prose[root.index()]
         {
-            parts = vec![article];
-            root = article;
+            return (article, vec![article]);
         }
     }
-    // The headline is reported as the title; keeping it in the text would repeat it.
-    // Sites word `<title>`, `og:title` and the `<h1>` a little differently ("Hunter in
-    // Beijing diagnosed…" over "Hunter diagnosed… Beijing local"): most words shared is
-    // enough.
-    let titled: Vec<String> = [title.clone(), doc.title()]
-        .into_iter()
-        .flatten()
-        .flat_map(|t| title_words(&t))
-        .collect();
-    let is_headline = |id: NodeId| {
-        config.drop_headline
-            && doc.element(id).is_some_and(|e| e.is(&local_name!("h1")))
-            && doc.subtree_size(id) <= SMALL_SUBTREE
-            && {
-                let h = title_words(&visible_text(doc, id));
-                let shared = h.iter().filter(|w| titled.contains(w)).count();
-                !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
-            }
-    };
-    let mut cards = teaser_cards(doc, root, &words, &link_words);
-    // On a listing page the teasers are the content.
-    let card_prose: f64 = doc
-        .subtree(root)
-        .map(NodeId)
-        .filter(|c| cards[c.index()] && !doc.parent(*c).is_some_and(|p| cards[p.index()]))
-        .map(|c| prose[c.index()])
-        .sum();
-    if card_prose >= LISTING * prose[root.index()] {
-        cards.iter_mut().for_each(|c| *c = false);
-    }
-    // Keep the container minus excluded and boilerplate-like parts.
+    (root, parts)
+}
+
+/// The keep mask of the container `root`: its nodes minus excluded and boilerplate-like
+/// parts (link clusters, teasers, boilerplate names, forms, labels, date lines, captions,
+/// the headline); `parts` are kept whole.
+fn prune(
+    doc: &Document,
+    root: NodeId,
+    parts: &[NodeId],
+    agg: &Aggregates,
+    config: &ContentConfig,
+    title: Option<&str>,
+) -> Vec<bool> {
+    let is_headline = headline(doc, title, config);
+    let cards = teasers(doc, root, agg);
     let is_part = |id: NodeId| parts.contains(&id);
     // Inside a quote (an embedded tweet's attribution line keeps its date).
-    let mut quoted = vec![false; n];
+    let mut quoted = vec![false; doc.len()];
     for id in doc.subtree(root).map(NodeId) {
         quoted[id.index()] = doc.parent(id).is_some_and(|p| quoted[p.index()])
             || doc.tag(id).is_some_and(|t| *t == local_name!("blockquote"));
     }
+    // Link clusters, teasers, boilerplate-named parts and forms go, unless they hold most
+    // of the content's prose: then they are wrappers that name or link badly.
+    let is_noise = |id: NodeId| {
+        let i = id.index();
+        ((is_link_cluster(agg.words[i], agg.link_words[i]) && !is_table_part(doc, id))
+            || cards[i]
+            || agg.hints[i] < 0
+            || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
+            && (agg.mass[i] <= 0.0 || agg.prose[i] < MAJORITY * agg.prose[root.index()])
+    };
+    let mut keep = vec![false; doc.len()];
     // The structural filters (link clusters, teasers, boilerplate names, forms) may not
     // empty the content: when they would, the container is all the page has — a link-heavy
     // post, a page of dialogs — and only the sure filters apply.
@@ -663,7 +746,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     loop {
         for id in doc.subtree(root).map(NodeId) {
             let i = id.index();
-            if excluded[i] && !is_part(id) {
+            if agg.excluded[i] && !is_part(id) {
                 continue;
             }
             let parent_ok = id == root
@@ -674,47 +757,79 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
             if !parent_ok {
                 continue;
             }
-            // Inline captions and credits (`<span class="caption">` inside a paragraph) have no
-            // block of their own: they go by their name alone.
+            // Inline captions and credits (`<span class="caption">` inside a paragraph) have
+            // no block of their own: they go by their name alone.
             let inline_caption =
-                config.drop_captions && words[i] == 0 && id != root && is_caption(doc, id);
+                config.drop_captions && agg.words[i] == 0 && id != root && is_caption(doc, id);
             let drop = inline_caption
                 || (!is_part(id)
-            && id != root
-            && doc.element(id).is_some()
-            && words[i] > 0
-            // Link clusters, teasers and boilerplate-named parts go, unless they hold most
-            // of the content's prose: then they are wrappers that name or link badly.
-            && ((structural
-                && ((is_link_cluster(words[i], link_words[i]) && !is_table_part(doc, id))
-                || cards[i]
-                || hint_of(id) < 0
-                    || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
-                && (mass[i] <= 0.0 || prose[i] < MAJORITY * prose[root.index()]))
-                || (config.drop_labels
-                    && (is_label(doc, id, words[i], punct[i])
-                        || (!quoted[i] && is_dateline(doc, id, words[i]))))
-                || (config.drop_captions
-                    && (is_caption(doc, id) || is_beside_image(doc, id, &words, &media)))
-                || is_headline(id)));
+                    && id != root
+                    && doc.element(id).is_some()
+                    && agg.words[i] > 0
+                    && ((structural && is_noise(id))
+                        || (config.drop_labels
+                            && (is_label(doc, id, agg.words[i], agg.punct[i])
+                                || (!quoted[i] && is_dateline(doc, id, agg.words[i]))))
+                        || (config.drop_captions
+                            && (is_caption(doc, id)
+                                || is_beside_image(doc, id, &agg.words, &agg.media)))
+                        || is_headline(id)));
             keep[i] = !drop
                 && !matches!(
                     doc.node(id).data,
                     NodeData::Comment(_) | NodeData::ProcessingInstruction { .. }
                 );
         }
-        if !structural || words[root.index()] == 0 || has_kept_text(doc, root, &keep) {
+        if !structural || agg.words[root.index()] == 0 || has_kept_text(doc, root, &keep) {
             break;
         }
         structural = false;
         keep.iter_mut().for_each(|k| *k = false);
     }
-    drop_orphan_headings(doc, root, &mut keep, &words);
-    Content {
-        root: Some(root),
-        keep,
-        title,
+    keep
+}
+
+/// Whether an element is the headline, reported as the title: keeping it in the text would
+/// repeat it. Sites word `<title>`, `og:title` and the `<h1>` a little differently ("Hunter
+/// in Beijing diagnosed…" over "Hunter diagnosed… Beijing local"): most words shared
+/// ([`HEADLINE_OVERLAP`]) is enough.
+fn headline<'d>(
+    doc: &'d Document,
+    title: Option<&str>,
+    config: &ContentConfig,
+) -> impl Fn(NodeId) -> bool + 'd {
+    let titled: Vec<String> = [title.map(str::to_string), doc.title()]
+        .into_iter()
+        .flatten()
+        .flat_map(|t| title_words(&t))
+        .collect();
+    let drop_headline = config.drop_headline;
+    move |id: NodeId| {
+        drop_headline
+            && doc.element(id).is_some_and(|e| e.is(&local_name!("h1")))
+            && doc.subtree_size(id) <= SMALL_SUBTREE
+            && {
+                let h = title_words(&doc.visible_text(id));
+                let shared = h.iter().filter(|w| titled.contains(w)).count();
+                !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
+            }
     }
+}
+
+/// The teaser cards inside `root` ([`teaser_cards`]), none on a listing page: there the
+/// teasers are the content.
+fn teasers(doc: &Document, root: NodeId, agg: &Aggregates) -> Vec<bool> {
+    let mut cards = teaser_cards(doc, root, &agg.words, &agg.link_words);
+    let card_prose: f64 = doc
+        .subtree(root)
+        .map(NodeId)
+        .filter(|c| cards[c.index()] && !doc.parent(*c).is_some_and(|p| cards[p.index()]))
+        .map(|c| agg.prose[c.index()])
+        .sum();
+    if card_prose >= LISTING * agg.prose[root.index()] {
+        cards.iter_mut().for_each(|c| *c = false);
+    }
+    cards
 }
 
 /// Blocks of at most this many words with a date in them are publication metadata.
@@ -751,7 +866,7 @@ fn teaser_cards(doc: &Document, root: NodeId, words: &[u32], link_words: &[u32])
     let len = (range.end - range.start) as usize;
     let at = |id: NodeId| (id.0 - range.start) as usize;
     let linked = |id: NodeId| {
-        heading_level(doc, id).is_some()
+        doc.tag(id).is_some_and(is_heading)
             && words[id.index()] > 0
             && link_words[id.index()] == words[id.index()]
     };
@@ -784,42 +899,24 @@ fn teaser_cards(doc: &Document, root: NodeId, words: &[u32], link_words: &[u32])
     cards
 }
 
-/// Heading level 1–6 of an `<h1>`–`<h6>` element.
-fn heading_level(doc: &Document, id: NodeId) -> Option<u8> {
-    let level = match *doc.tag(id)? {
-        local_name!("h1") => 1,
-        local_name!("h2") => 2,
-        local_name!("h3") => 3,
-        local_name!("h4") => 4,
-        local_name!("h5") => 5,
-        local_name!("h6") => 6,
-        _ => return None,
-    };
-    Some(level)
-}
-
 /// Drop headings whose section lost all its text: the "Related articles" or "More on this
 /// topic" over a teaser list that was dropped, a heading left over at the end. An image
 /// or a video is a section's content too.
 fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: &[u32]) {
     let end = doc.node(root).end.0;
-    // Nodes inside a heading: its own text does not count as its section's. Nodes inside
-    // scripts and styles: no reader sees their text.
-    let mut in_heading = vec![false; (end - root.0) as usize];
-    let mut hidden = vec![false; (end - root.0) as usize];
-    let (mut heading_end, mut hidden_end) = (0, 0);
-    for i in root.0..end {
-        let at = (i - root.0) as usize;
-        if i < heading_end {
-            in_heading[at] = true;
-        } else if keep[i as usize] && heading_level(doc, NodeId(i)).is_some() {
-            heading_end = doc.node(NodeId(i)).end.0;
+    // Nodes whose text counts for their section: visible (no reader sees the text of
+    // scripts and styles), and not inside a heading (a heading's own text is not its
+    // section's).
+    let mut counts = vec![false; (end - root.0) as usize];
+    let mut heading_end = 0;
+    for id in doc.visible(root) {
+        if id.0 < heading_end {
+            continue;
         }
-        if i < hidden_end {
-            hidden[at] = true;
-        } else if doc.tag(NodeId(i)).is_some_and(blocks::is_invisible) {
-            hidden_end = doc.node(NodeId(i)).end.0;
+        if keep[id.index()] && doc.tag(id).is_some_and(is_heading) {
+            heading_end = doc.node(id).end.0;
         }
+        counts[(id.0 - root.0) as usize] = true;
     }
     // Scan backwards: `text_after` tells whether kept text follows before the next heading
     // of each level, so every heading is decided in one pass.
@@ -831,7 +928,7 @@ fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: 
         if !keep[id.index()] {
             continue;
         }
-        if let Some(level) = heading_level(doc, id) {
+        if let Some(level) = doc.tag(id).and_then(heading_level) {
             let level = usize::from(level);
             // Long "headings" are lead paragraphs in heading markup.
             if !text_after[level] && words[id.index()] <= ORPHAN_HEADING_WORDS {
@@ -848,9 +945,9 @@ fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: 
                     *t = true;
                 }
             }
-        } else if !in_heading[(i - root.0) as usize]
-            && !hidden[(i - root.0) as usize]
-            && (doc.text(id).is_some_and(|t| !t.trim().is_empty()) || is_media(doc, id))
+        } else if counts[(i - root.0) as usize]
+            && (doc.text(id).is_some_and(|t| !t.trim().is_empty())
+                || doc.tag(id).is_some_and(is_media))
         {
             text_after = [true; 7];
         }
@@ -867,19 +964,13 @@ fn is_label(doc: &Document, id: NodeId, words: u32, punct: u32) -> bool {
 /// where stand-alone labels and date lines live.
 fn is_free_block(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
-        is_block(&e.name.local)
+        let tag = &e.name.local;
+        is_block(tag)
+            && !is_heading(tag)
+            && !is_list_item(tag)
             && !matches!(
-                e.name.local,
-                local_name!("h1")
-                    | local_name!("h2")
-                    | local_name!("h3")
-                    | local_name!("h4")
-                    | local_name!("h5")
-                    | local_name!("h6")
-                    | local_name!("li")
-                    | local_name!("dt")
-                    | local_name!("dd")
-                    | local_name!("td")
+                *tag,
+                local_name!("td")
                     | local_name!("th")
                     | local_name!("tr")
                     | local_name!("table")
@@ -902,20 +993,14 @@ fn is_dateline(doc: &Document, id: NodeId, words: u32) -> bool {
     let fits = if is_free_block(doc, id) {
         words <= DATELINE_WORDS
     } else {
-        words <= DATELINE_WORDS / 2
-            && doc.tag(id).is_some_and(|t| {
-                matches!(
-                    *t,
-                    local_name!("li") | local_name!("dt") | local_name!("dd")
-                )
-            })
+        words <= DATELINE_WORDS / 2 && doc.tag(id).is_some_and(is_list_item)
     };
     // A date line is a small element: a deep wrapper around one is not one itself (and
     // reading its text at every level of a deep nest would take quadratic time).
     if words == 0 || !fits || doc.subtree_size(id) > SMALL_SUBTREE {
         return false;
     }
-    let text = visible_text(doc, id);
+    let text = doc.visible_text(id);
     let text = text.trim_end();
     text.contains('©') || (!text.ends_with(['.', '!', '?', '。', '！', '？']) && has_date(text))
 }
@@ -976,16 +1061,6 @@ fn is_table_part(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// Images and videos.
-fn is_media(doc: &Document, id: NodeId) -> bool {
-    doc.tag(id).is_some_and(|t| {
-        matches!(
-            *t,
-            local_name!("img") | local_name!("picture") | local_name!("video")
-        )
-    })
-}
-
 /// Captions and credits are short text set beside an image in a wrapper of their own
 /// (`<div><img><div>Photo: …</div></div>`), whatever their class names say.
 fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: &[bool]) -> bool {
@@ -999,7 +1074,7 @@ fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: &[bool]) ->
     words[parent.index()] == w
         && doc
             .element_children(parent)
-            .any(|c| c != id && (media[c.index()] || is_media(doc, c)))
+            .any(|c| c != id && (media[c.index()] || doc.tag(c).is_some_and(is_media)))
 }
 
 /// A caption or photo credit.
@@ -1058,41 +1133,15 @@ fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
 
 /// Whether any visible text under `root` is kept.
 fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool {
-    let range = doc.subtree(root);
-    let mut i = range.start;
-    while i < range.end {
-        let id = NodeId(i);
-        let skip = !keep[id.index()] || doc.tag(id).is_some_and(blocks::is_invisible);
-        if skip {
-            i = doc.node(id).end.0;
-            continue;
-        }
-        if doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
+    let mut walk = doc.visible(root);
+    while let Some(id) = walk.next() {
+        if !keep[id.index()] {
+            walk.skip_subtree(id);
+        } else if doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
             return true;
         }
-        i += 1;
     }
     false
-}
-
-/// The text of `id`'s subtree that a reader sees: scripts, styles and other invisible
-/// elements left out (a full and a lean parse give the same answer).
-fn visible_text(doc: &Document, id: NodeId) -> String {
-    let mut out = String::new();
-    let range = doc.subtree(id);
-    let mut i = range.start;
-    while i < range.end {
-        match &doc.node(NodeId(i)).data {
-            NodeData::Element(e) if blocks::is_invisible(&e.name.local) => {
-                i = doc.node(NodeId(i)).end.0;
-                continue;
-            }
-            NodeData::Text(r) => out.push_str(&doc.text_buffer()[r.clone()]),
-            _ => {}
-        }
-        i += 1;
-    }
-    out
 }
 
 /// Lower-cased alphanumeric words of a title.
@@ -1114,7 +1163,7 @@ pub fn page_title(doc: &Document) -> Option<String> {
     });
     og.or_else(|| doc.title()).or_else(|| {
         let h1 = doc.find_element(&local_name!("h1"))?;
-        let t = crate::dom::collapse_whitespace(&visible_text(doc, h1));
+        let t = crate::dom::collapse_whitespace(&doc.visible_text(h1));
         (!t.is_empty()).then_some(t)
     })
 }

@@ -2,9 +2,8 @@
 
 use markup5ever::local_name;
 
-use super::blocks::is_invisible;
+use crate::dom::tags::{heading_level, is_block};
 use crate::dom::{Document, NodeData, NodeId, SerializeHook, collapse_whitespace};
-use crate::output::is_block;
 
 /// Plain text of the kept nodes: one line per block, whitespace collapsed within lines.
 pub fn content_text(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool) -> String {
@@ -49,25 +48,19 @@ fn walk<'d>(
     f: &mut dyn FnMut(Event<'d>),
 ) {
     let mut open: Vec<(NodeId, u32)> = Vec::new();
-    let range = doc.subtree(root);
-    let mut i = range.start;
-    while i < range.end {
-        while open.last().is_some_and(|&(_, end)| end <= i) {
+    let mut nodes = doc.visible(root);
+    while let Some(id) = nodes.next() {
+        while open.last().is_some_and(|&(_, end)| end <= id.0) {
             if let Some((id, _)) = open.pop() {
                 f(Event::Close(id));
             }
         }
-        let id = NodeId(i);
         if !keep(id) {
-            i = doc.node(id).end.0;
+            nodes.skip_subtree(id);
             continue;
         }
         match &doc.node(id).data {
             NodeData::Element(e) => {
-                if is_invisible(&e.name.local) {
-                    i = doc.node(id).end.0;
-                    continue;
-                }
                 if e.is(&local_name!("br")) {
                     f(Event::Break);
                 } else if is_block(&e.name.local) {
@@ -78,7 +71,6 @@ fn walk<'d>(
             NodeData::Text(r) => f(Event::Text(&doc.text_buffer()[r.clone()])),
             _ => {}
         }
-        i += 1;
     }
     while let Some((id, _)) = open.pop() {
         f(Event::Close(id));
@@ -122,11 +114,10 @@ pub fn content_markdown(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> b
             if in_pre == 0 && !matches!(t.as_str(), "td" | "th") {
                 flush(&mut line, &prefix, &mut out);
             }
+            if let Some(level) = doc.tag(id).and_then(heading_level) {
+                prefix = format!("{} ", "#".repeat(usize::from(level)));
+            }
             match t.as_str() {
-                "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
-                    let level = t[1..].parse::<usize>().unwrap_or(1);
-                    prefix = format!("{} ", "#".repeat(level));
-                }
                 "li" => {
                     let ordered = doc
                         .parent(id)

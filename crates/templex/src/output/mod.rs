@@ -3,7 +3,7 @@
 
 mod text;
 
-pub use text::{TextOptions, is_block, visible_text};
+pub use text::{TextOptions, visible_text};
 
 use std::borrow::Cow;
 

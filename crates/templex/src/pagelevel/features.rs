@@ -7,9 +7,9 @@
 use markup5ever::local_name;
 use url::Url;
 
+use crate::dom::tags::{is_block, is_heading, is_image, is_invisible};
 use crate::dom::{Document, LocalName, NodeData, NodeId};
-use crate::extract::{ContentConfig, is_invisible, name_hint, page_content};
-use crate::output::is_block;
+use crate::extract::{ContentConfig, name_hint, page_content};
 
 use super::sitelevel::html_lengths;
 
@@ -257,7 +257,7 @@ pub fn node_features(doc: &Document, page_url: Option<&Url>) -> NodeFeatures {
                     hint[ix] = name_hint(doc, id);
                 }
                 agg[ix].elements = 1;
-                if matches!(*tag, local_name!("img") | local_name!("picture")) {
+                if is_image(tag) {
                     agg[ix].images += 1;
                 }
                 if matches!(
@@ -438,15 +438,7 @@ pub fn node_features(doc: &Document, page_url: Option<&Url>) -> NodeFeatures {
                 *tag,
                 local_name!("ul") | local_name!("ol") | local_name!("li") | local_name!("dl")
             )),
-            f(matches!(
-                *tag,
-                local_name!("h1")
-                    | local_name!("h2")
-                    | local_name!("h3")
-                    | local_name!("h4")
-                    | local_name!("h5")
-                    | local_name!("h6")
-            )),
+            f(is_heading(tag)),
             f(matches!(
                 *tag,
                 local_name!("table")

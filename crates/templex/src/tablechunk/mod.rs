@@ -38,9 +38,8 @@ use percent_encoding::percent_decode_str;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use serde::{Deserialize, Serialize};
 
+use crate::dom::tags::{is_block, is_invisible};
 use crate::dom::{Document, Element, LocalName, NodeData, NodeId};
-use crate::extract::is_invisible;
-use crate::output::is_block;
 use crate::pagelevel::sitelevel::{SiteLevel, df_threshold, stable_hash};
 
 /// Version of the chunk key computation. Stored in every [`TableChunkModel`]: keys are
@@ -55,7 +54,7 @@ pub enum Boundaries {
     /// The paper's table nodes: `table`, `tr`, `td`, `th`, `thead`, `tbody`, `tfoot`,
     /// `caption`. A page without tables is one chunk, unique to the page.
     Table,
-    /// Every block-level element ([`crate::output::is_block`]: the table nodes, `div`, `p`,
+    /// Every block-level element ([`crate::dom::tags::is_block`]: the table nodes, `div`, `p`,
     /// `li`, headings, `br`, …). The default: most pages lay out with `div`s and lists, and
     /// on the dev gold block chunks score far better (BENCHMARKS.md).
     #[default]
