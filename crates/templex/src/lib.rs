@@ -30,6 +30,7 @@ pub mod output;
 pub mod pagelevel;
 pub mod siblings;
 pub mod source;
+mod stable_hash;
 pub mod store;
 pub mod tablechunk;
 pub mod template;
