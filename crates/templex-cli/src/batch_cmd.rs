@@ -246,8 +246,14 @@ pub enum StoreCommand {
         /// The site (registrable domain).
         site: String,
     },
-    /// Remove templates by site, age or version.
+    /// Remove templates by site, age or version; or, with --stale, the templates of a store
+    /// written under another hash scheme (a store this templex refuses to open).
     Prune {
+        /// Remove every template and run hashed under another hash scheme than this
+        /// templex's (stores of earlier templex versions); their sites are learned again by
+        /// the next batch run.
+        #[arg(long, conflicts_with_all = ["site", "older_than", "keep_versions"])]
+        stale: bool,
         /// Only this site.
         #[arg(long)]
         site: Option<String>,
@@ -267,6 +273,21 @@ pub enum StoreCommand {
 pub fn run_store(args: StoreArgs) -> Result<ExitCode> {
     if !args.store.exists() {
         bail!("no template store at {}", args.store.display());
+    }
+    if let StoreCommand::Prune {
+        stale: true,
+        dry_run,
+        ..
+    } = args.command
+    {
+        // The one command that opens a store of another hash scheme.
+        let n = TemplateStore::remove_stale(&args.store, dry_run)
+            .with_context(|| format!("cannot open template store {}", args.store.display()))?;
+        println!(
+            "{} {n} templates of another hash scheme",
+            if dry_run { "would remove" } else { "removed" }
+        );
+        return Ok(ExitCode::SUCCESS);
     }
     let mut store = TemplateStore::open(&args.store)
         .with_context(|| format!("cannot open template store {}", args.store.display()))?;
@@ -342,13 +363,14 @@ pub fn run_store(args: StoreArgs) -> Result<ExitCode> {
             writeln!(w)?;
         }
         StoreCommand::Prune {
+            stale: _,
             site,
             older_than,
             keep_versions,
             dry_run,
         } => {
             if site.is_none() && older_than.is_none() && keep_versions.is_none() {
-                bail!("say what to prune: --site, --older-than and/or --keep-versions");
+                bail!("say what to prune: --site, --older-than and/or --keep-versions, or --stale");
             }
             let n = store.prune(&PruneOptions {
                 site,

@@ -145,6 +145,52 @@ fn batch_store_and_refusals() {
     assert!(!missing.status.success());
 }
 
+/// A store of another hash scheme (every store made before schemes were recorded) is
+/// refused with the fix named, until `templex store prune --stale` clears it.
+#[test]
+fn stores_of_another_hash_scheme_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = warc(dir.path(), 1);
+    let store = dir.path().join("t.sqlite");
+    ok(batch(&w, &dir.path().join("a.jsonl"), &store)
+        .output()
+        .unwrap());
+    rusqlite::Connection::open(&store)
+        .unwrap()
+        .execute("DELETE FROM meta WHERE key = 'hash_scheme'", [])
+        .unwrap();
+    let refused = batch(&w, &dir.path().join("b.jsonl"), &store)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("templex store prune --stale"), "{err}");
+    let list = templex()
+        .args(["store", "list", "--store"])
+        .arg(&store)
+        .output()
+        .unwrap();
+    assert!(!list.status.success());
+    let dry = ok(templex()
+        .args(["store", "prune", "--stale", "--dry-run", "--store"])
+        .arg(&store)
+        .output()
+        .unwrap());
+    assert!(String::from_utf8_lossy(&dry.stdout).contains("would remove"));
+    ok(templex()
+        .args(["store", "prune", "--stale", "--store"])
+        .arg(&store)
+        .output()
+        .unwrap());
+    // Cleared: the sites are learned again, with the same output as on a new store.
+    let out = dir.path().join("c.jsonl");
+    ok(batch(&w, &out, &store).output().unwrap());
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(dir.path().join("a.jsonl")).unwrap()
+    );
+}
+
 /// Kill a running batch (SIGKILL, no chance to clean up) and resume it: the output must be
 /// byte-identical to an uninterrupted run's.
 #[test]

@@ -33,6 +33,7 @@ pub mod output;
 pub mod pagelevel;
 pub mod siblings;
 pub mod source;
+mod stable_hash;
 #[cfg(feature = "batch")]
 pub mod store;
 pub mod tablechunk;
@@ -43,3 +44,4 @@ pub use extract::{PageContent, PageHints, extract_page};
 pub use links::{Link, extract_links};
 pub use method::{Method, UnknownMethod};
 pub use source::{LoadError, Page, PageSource};
+pub use stable_hash::HASH_SCHEME;

@@ -9,18 +9,18 @@
 //! another template share few. Clustering is online leader clustering on the Jaccard
 //! similarity of fingerprints, so a crawl can be clustered as it streams by.
 
-use std::hash::{BuildHasher, Hash, Hasher};
-
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::dom::{Document, NodeId};
+use crate::stable_hash::{Encoder, hash_set};
 
 /// How deep below `<body>` fingerprints look: the layout lives in the top levels; deeper
 /// levels are content and would make pages of one template look different.
 pub const FINGERPRINT_DEPTH: u32 = 8;
 
-/// The template fingerprint of a page: sorted, distinct layout-path hashes.
+/// The template fingerprint of a page: sorted, distinct layout-path hashes (stable hashes,
+/// [`crate::stable_hash`]: the template store keeps them).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Fingerprint(pub Vec<u64>);
 
@@ -33,6 +33,7 @@ impl Fingerprint {
         let base = doc.node(body).depth;
         let mut path = vec![0u64; doc.len()];
         let mut out = Vec::new();
+        let mut enc = Encoder::new();
         let range = doc.subtree(body);
         let mut i = range.start + 1;
         while i < range.end {
@@ -44,18 +45,13 @@ impl Fingerprint {
             }
             if let Some(e) = doc.element(id) {
                 let parent = doc.parent(id).map_or(0, |p| path[p.index()]);
-                let mut h = FxBuildHasher.build_hasher();
-                parent.hash(&mut h);
-                e.name.local.hash(&mut h);
-                if let Some(v) = e.id().filter(|v| !has_digit(v)) {
-                    v.hash(&mut h);
-                }
-                let classes = e
-                    .classes()
-                    .filter(|c| !has_digit(c))
-                    .fold(0u64, |acc, c| acc ^ FxBuildHasher.hash_one(c));
-                classes.hash(&mut h);
-                path[id.index()] = h.finish();
+                path[id.index()] = enc
+                    .start()
+                    .u64(parent)
+                    .u64(hash_set(e.classes().filter(|c| !has_digit(c))))
+                    .str(&e.name.local)
+                    .last_str(e.id().filter(|v| !has_digit(v)).unwrap_or(""))
+                    .finish();
                 out.push(path[id.index()]);
             }
             i += 1;

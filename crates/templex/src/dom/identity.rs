@@ -1,10 +1,9 @@
 //! Node identity: absolute position paths and cheap structural signatures.
 
-use std::hash::{BuildHasher, Hash, Hasher};
-
-use rustc_hash::FxBuildHasher;
+use markup5ever::LocalName;
 
 use super::tree::{Document, NodeData, NodeId};
+use crate::stable_hash::{Encoder, hash_bytes, hash_pair, hash_set};
 
 impl Document {
     /// 1-based position of element `id` among its parent's element children with the same
@@ -42,28 +41,58 @@ impl Document {
     }
 
     /// Compute [`Signatures`] for every node in one linear pass (plus one reverse pass).
+    ///
+    /// The values are stable hashes ([`crate::stable_hash`]): SITELEVEL's stored node hashes
+    /// are made of them.
     pub fn signatures(&self) -> Signatures {
         let n = self.len();
         let mut label = vec![0u64; n];
         let mut path = vec![0u64; n];
         let mut subtree = vec![0u64; n];
+        let mut enc = Encoder::new();
+        let mut tags = TagHashes::new();
+        // Other nodes than elements hash by their kind alone: once per kind, not per node.
+        let kinds: [u64; KINDS] = std::array::from_fn(|k| hash_bytes(&[k as u8]));
         for id in self.ids() {
             let i = id.index();
-            label[i] = self.label_hash(id);
+            // The tag hash: kind, and tag name for elements.
+            let tag = match &self.node(id).data {
+                NodeData::Element(e) => {
+                    let tag = tags.get(&e.name.local, &mut enc);
+                    // The label: the tag hash alone for plain elements, else with the class
+                    // set (any order) and then the id attribute as the last field.
+                    let classes = hash_set(e.classes());
+                    let own_id = e.id();
+                    label[i] = if classes == 0 && own_id.is_none() {
+                        tag
+                    } else {
+                        enc.start()
+                            .u64(tag)
+                            .u64(classes)
+                            .last_str(own_id.unwrap_or(""))
+                            .finish()
+                    };
+                    tag
+                }
+                other => {
+                    label[i] = kinds[usize::from(node_kind(other))];
+                    label[i]
+                }
+            };
             let parent_path = self.parent(id).map_or(0, |p| path[p.index()]);
-            path[i] = hash_pair(parent_path, self.tag_hash(id));
+            path[i] = hash_pair(parent_path, tag);
         }
-        // Reverse document order visits children before parents.
+        // Reverse document order visits children before parents: label, then the trimmed
+        // text (text nodes have no children), or the children's subtree hashes.
         for id in self.ids().rev() {
-            let mut h = FxBuildHasher.build_hasher();
-            label[id.index()].hash(&mut h);
+            enc.start().u64(label[id.index()]);
             if let NodeData::Text(r) = &self.node(id).data {
-                self.text[r.clone()].trim().hash(&mut h);
+                enc.last_str(self.text[r.clone()].trim());
             }
             for c in self.children(id) {
-                subtree[c.index()].hash(&mut h);
+                enc.u64(subtree[c.index()]);
             }
-            subtree[id.index()] = h.finish();
+            subtree[id.index()] = enc.finish();
         }
         Signatures {
             label,
@@ -71,38 +100,48 @@ impl Document {
             subtree,
         }
     }
+}
 
-    fn tag_hash(&self, id: NodeId) -> u64 {
-        let mut h = FxBuildHasher.build_hasher();
-        match &self.node(id).data {
-            NodeData::Element(e) => {
-                0u8.hash(&mut h);
-                e.name.local.hash(&mut h);
-            }
-            other => std::mem::discriminant(other).hash(&mut h),
-        }
-        h.finish()
+/// Tag hashes of the element names met so far (most pages use a few dozen tags): a small
+/// direct-mapped cache in front of hashing the name's bytes, keyed by the atom itself.
+struct TagHashes<'a> {
+    slots: [Option<(&'a LocalName, u64)>; 64],
+}
+
+impl<'a> TagHashes<'a> {
+    fn new() -> Self {
+        TagHashes { slots: [None; 64] }
     }
 
-    /// Hash of the node's label: tag, id attribute and (order-insensitive) classes.
-    fn label_hash(&self, id: NodeId) -> u64 {
-        let Some(e) = self.element(id) else {
-            return self.tag_hash(id);
-        };
-        let mut h = FxBuildHasher.build_hasher();
-        e.name.local.hash(&mut h);
-        e.id().hash(&mut h);
-        // XOR-combine so that class order does not matter.
-        let classes = e
-            .classes()
-            .fold(0u64, |acc, c| acc ^ FxBuildHasher.hash_one(c));
-        classes.hash(&mut h);
-        h.finish()
+    fn get(&mut self, name: &'a LocalName, enc: &mut Encoder) -> u64 {
+        let slot = &mut self.slots[(name.get_hash() % 64) as usize];
+        match slot {
+            Some((n, h)) if *n == name => *h,
+            _ => {
+                let h = enc.start().u8(ELEMENT).last_str(name).finish();
+                *slot = Some((name, h));
+                h
+            }
+        }
     }
 }
 
-fn hash_pair(a: u64, b: u64) -> u64 {
-    FxBuildHasher.hash_one((a, b))
+/// Node kinds in stable hashes.
+const KINDS: usize = 6;
+
+/// The kind byte of elements.
+const ELEMENT: u8 = 2;
+
+/// The kind byte of a node in its stable hashes.
+fn node_kind(data: &NodeData) -> u8 {
+    match data {
+        NodeData::Document => 0,
+        NodeData::Doctype { .. } => 1,
+        NodeData::Element(_) => ELEMENT,
+        NodeData::Text(_) => 3,
+        NodeData::Comment(_) => 4,
+        NodeData::ProcessingInstruction { .. } => 5,
+    }
 }
 
 /// Per-node structural hashes, indexed by node id.

@@ -6,12 +6,11 @@
 //! The frequent hashes are the learned template of a page cluster: [`SiteLevel::model`] keeps
 //! only them, so that applying a learned template to a new page is one hashing pass.
 
-use std::hash::BuildHasher;
-
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::dom::{Document, NodeData, NodeId};
+use crate::stable_hash::{hash_bytes, hash_pair};
 
 /// Settings of SITELEVEL.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -39,13 +38,14 @@ impl Default for SiteLevelConfig {
 }
 
 /// Hash of every node: its tag path from the root and its subtree (labels, trimmed text,
-/// ordered children). Equal hashes mean "the same fragment at the same place".
+/// ordered children). Equal hashes mean "the same fragment at the same place". Stable
+/// hashes ([`crate::stable_hash`]): learned SITELEVEL templates are stored as these.
 pub fn node_hashes(doc: &Document) -> Vec<u64> {
     let sig = doc.signatures();
     sig.path
         .iter()
         .zip(&sig.subtree)
-        .map(|(p, s)| FxBuildHasher.hash_one((*p, *s)))
+        .map(|(p, s)| hash_pair(*p, *s))
         .collect()
 }
 
@@ -265,14 +265,15 @@ pub fn sample_indices(n: usize, k: usize, seed: u64) -> Vec<usize> {
     idx
 }
 
-/// A stable 64-bit hash of a string (site names, cluster keys).
+/// A stable 64-bit hash of a string's UTF-8 bytes (run keys, chunk texts;
+/// [`crate::stable_hash`]).
 pub fn stable_hash(s: &str) -> u64 {
-    FxBuildHasher.hash_one(s)
+    hash_bytes(s.as_bytes())
 }
 
-/// A stable 64-bit hash of bytes (page bodies).
+/// A stable 64-bit hash of bytes (page bodies; [`crate::stable_hash`]).
 pub fn stable_hash_bytes(b: &[u8]) -> u64 {
-    FxBuildHasher.hash_one(b)
+    hash_bytes(b)
 }
 
 /// Ids of the body's element descendants that the mask marks template.

@@ -9,6 +9,18 @@
 //!
 //! Batch runs also record here which inputs they have finished learning from, so that an
 //! interrupted run resumes without learning again (see [`crate::batch`]).
+//!
+//! # Hash scheme
+//!
+//! Fingerprints, SITELEVEL node hashes, table chunk keys and run keys are stable hashes
+//! ([`crate::stable_hash`]), and the `meta` table records their [`HASH_SCHEME`] beside the
+//! schema version. A store holding templates of another scheme — or of none: stores written
+//! before schemes were recorded — is **refused** by [`TemplateStore::open`]
+//! ([`StoreError::HashScheme`]): its templates would silently match no page, and relearning
+//! them behind the user's back could cost a whole crawl's learning. The fix is
+//! [`TemplateStore::remove_stale`] (`templex store prune --stale`): it removes the stale
+//! templates and runs and stamps the store with this scheme; the next batch run learns the
+//! sites again. A store without templates simply takes this scheme.
 
 use std::path::Path;
 
@@ -20,6 +32,8 @@ use crate::pagelevel::SiteLevelModel;
 
 /// Schema version written to the `meta` table; a store from a newer templex is refused.
 pub const SCHEMA_VERSION: i64 = 1;
+
+pub use crate::stable_hash::HASH_SCHEME;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +54,35 @@ pub enum StoreError {
     /// The file was written by a newer templex.
     #[error("template store has schema version {0}, this templex knows up to {SCHEMA_VERSION}")]
     Schema(i64),
+    /// The file holds templates hashed under another [`HASH_SCHEME`] (`None`: stores made
+    /// before schemes were recorded); they would match no page.
+    #[error(
+        "template store holds templates {}; this templex hashes under scheme {HASH_SCHEME}, \
+         so they would match no page. {}",
+        describe_scheme(.found),
+        stale_fix(.found)
+    )]
+    HashScheme {
+        /// The store's scheme.
+        found: Option<u32>,
+    },
+}
+
+fn describe_scheme(found: &Option<u32>) -> String {
+    match found {
+        None => "of no recorded hash scheme (written before templex recorded one)".into(),
+        Some(s) => format!("of hash scheme {s}"),
+    }
+}
+
+fn stale_fix(found: &Option<u32>) -> &'static str {
+    if found.is_some_and(|s| s > HASH_SCHEME) {
+        "Use a newer templex, or remove them with `templex store prune --stale` (the next \
+         batch run learns their sites again), or use another store file"
+    } else {
+        "Remove them with `templex store prune --stale` (the next batch run learns their \
+         sites again), or use another store file"
+    }
 }
 
 /// A page kept as a reference of its template cluster: pages of the cluster are mapped
@@ -340,15 +383,80 @@ fn insert_template(
     ])
 }
 
+/// Record this templex's [`HASH_SCHEME`] in the `meta` table.
+fn set_hash_scheme(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('hash_scheme', ?1)",
+        params![HASH_SCHEME.to_string()],
+    )?;
+    Ok(())
+}
+
 impl TemplateStore {
-    /// Open (creating if needed) a store file.
+    /// Open (creating if needed) a store file. A store of another hash scheme is refused
+    /// ([`StoreError::HashScheme`]; see the [module docs](self)).
     pub fn open(path: impl AsRef<Path>) -> Result<TemplateStore, StoreError> {
-        Self::init(Connection::open(path)?)
+        let store = Self::init(Connection::open(path)?)?;
+        match store.stale_scheme()? {
+            Some(found) => Err(StoreError::HashScheme { found }),
+            None => Ok(store),
+        }
     }
 
     /// A store that lives in memory only (nothing survives the process).
     pub fn in_memory() -> Result<TemplateStore, StoreError> {
-        Self::init(Connection::open_in_memory()?)
+        let store = Self::init(Connection::open_in_memory()?)?;
+        store.stale_scheme()?;
+        Ok(store)
+    }
+
+    /// Remove the templates and runs of a store file written under another hash scheme, and
+    /// record this one; returns how many templates went (or would go, with `dry_run`). A
+    /// store of this scheme is left as it is (0). The store opens with [`Self::open`]
+    /// afterwards, and batch runs learn its sites again.
+    pub fn remove_stale(path: impl AsRef<Path>, dry_run: bool) -> Result<usize, StoreError> {
+        let mut store = Self::init(Connection::open(path)?)?;
+        if store.stale_scheme()?.is_none() {
+            return Ok(0);
+        }
+        let n: i64 = store
+            .conn
+            .query_row("SELECT COUNT(*) FROM templates", [], |r| r.get(0))?;
+        if !dry_run {
+            let tx = store.conn.transaction()?;
+            // Run keys are stable hashes too: a run of the old scheme can never be resumed.
+            tx.execute_batch("DELETE FROM templates; DELETE FROM runs;")?;
+            set_hash_scheme(&tx)?;
+            tx.commit()?;
+        }
+        Ok(n as usize)
+    }
+
+    /// The store's hash scheme when it holds templates of another one (`Some(None)`: of no
+    /// recorded scheme). A store without templates takes this templex's scheme.
+    fn stale_scheme(&self) -> Result<Option<Option<u32>>, StoreError> {
+        let found: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'hash_scheme'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        // An unparsable value is another scheme as much as a missing one.
+        let found = found.and_then(|v| v.parse::<u32>().ok());
+        if found == Some(HASH_SCHEME) {
+            return Ok(None);
+        }
+        let has_templates = self
+            .conn
+            .prepare("SELECT 1 FROM templates LIMIT 1")?
+            .exists([])?;
+        if has_templates {
+            return Ok(Some(found));
+        }
+        set_hash_scheme(&self.conn)?;
+        Ok(None)
     }
 
     fn init(conn: Connection) -> Result<TemplateStore, StoreError> {
@@ -816,6 +924,81 @@ mod tests {
         let mut s = TemplateStore::open(&path).unwrap();
         s.begin_run("r", "test").unwrap();
         assert_eq!(s.run_view("a.example", "r", true, 0).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn stores_of_another_hash_scheme_are_refused_until_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        let mut s = TemplateStore::open(&path).unwrap();
+        s.save(&[tpl("a.example", 0, vec![1])], &[], Some(("r", "test")))
+            .unwrap();
+        drop(s);
+        let scheme = |v: Option<&str>| {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute("DELETE FROM meta WHERE key = 'hash_scheme'", [])
+                .unwrap();
+            if let Some(v) = v {
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('hash_scheme', ?1)",
+                    [v],
+                )
+                .unwrap();
+            }
+        };
+        // Another scheme, no scheme (stores made before schemes), a newer one: refused,
+        // with the fix named.
+        for (v, found) in [
+            (Some("0"), Some(0)),
+            (None, None),
+            (Some("junk"), None),
+            (Some("999"), Some(999)),
+        ] {
+            scheme(v);
+            let err = TemplateStore::open(&path).unwrap_err();
+            assert!(
+                matches!(err, StoreError::HashScheme { found: f } if f == found),
+                "{err}"
+            );
+            assert!(
+                err.to_string().contains("templex store prune --stale"),
+                "{err}"
+            );
+        }
+        assert!(err_newer_names_upgrade());
+        // Clearing: a dry run counts, then the templates and runs go and the scheme is set.
+        scheme(Some("0"));
+        assert_eq!(TemplateStore::remove_stale(&path, true).unwrap(), 1);
+        assert!(TemplateStore::open(&path).is_err());
+        assert_eq!(TemplateStore::remove_stale(&path, false).unwrap(), 1);
+        let s = TemplateStore::open(&path).unwrap();
+        assert!(s.list(None).unwrap().is_empty());
+        assert!(!s.has_run("r").unwrap());
+        drop(s);
+        // A store of this scheme is left alone.
+        assert_eq!(TemplateStore::remove_stale(&path, false).unwrap(), 0);
+        // A store without templates takes this scheme whatever it had.
+        scheme(Some("0"));
+        TemplateStore::open(&path).unwrap();
+        let conn = Connection::open(&path).unwrap();
+        let v: String = conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'hash_scheme'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(v, HASH_SCHEME.to_string());
+    }
+
+    fn err_newer_names_upgrade() -> bool {
+        let newer = StoreError::HashScheme {
+            found: Some(HASH_SCHEME + 1),
+        };
+        let older = StoreError::HashScheme { found: None };
+        newer.to_string().contains("newer templex")
+            && !older.to_string().contains("newer templex")
+            && older.to_string().contains("no recorded hash scheme")
     }
 
     #[test]

@@ -31,21 +31,21 @@
 //! a content "Home" in the article, or in the content cell after the menu cell of a layout
 //! table, has a key no other page shares.
 
-use std::hash::BuildHasher;
-
 use markup5ever::local_name;
 use percent_encoding::percent_decode_str;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::dom::tags::{is_block, is_invisible};
 use crate::dom::{Document, Element, LocalName, NodeData, NodeId};
 use crate::pagelevel::sitelevel::{SiteLevel, df_threshold, stable_hash};
+use crate::stable_hash::Encoder;
 
 /// Version of the chunk key computation. Stored in every [`TableChunkModel`]: keys are
 /// hashes, and a model whose keys were computed differently must not be applied (it would
-/// silently match nothing, or the wrong chunks).
-pub const KEY_SCHEME: u32 = 1;
+/// silently match nothing, or the wrong chunks). 2: keys are stable hashes
+/// ([`crate::stable_hash`]) of explicit bytes.
+pub const KEY_SCHEME: u32 = 2;
 
 /// Which elements end one text chunk and start the next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -480,10 +480,11 @@ pub fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
     // Tag path per element: the chain of tag names from the root. Ids and classes are left
     // out (the current menu item's class, `postid-…` differ between pages of a template).
     let mut path = vec![0u64; n];
+    let mut enc = Encoder::new();
     for id in doc.ids() {
         if let Some(e) = doc.element(id) {
             let parent = doc.parent(id).map_or(0, |p| path[p.index()]);
-            path[id.index()] = FxBuildHasher.hash_one((parent, &*e.name.local));
+            path[id.index()] = enc.start().u64(parent).last_str(&e.name.local).finish();
         }
     }
     let mut chunks = Vec::new();
@@ -519,7 +520,13 @@ pub fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
             }
             ChunkKeys::Text | ChunkKeys::TextPath => 0,
         };
-        let key = FxBuildHasher.hash_one((KEY_SCHEME, text_hash, block_path, occurrence));
+        let key = enc
+            .start()
+            .u32(KEY_SCHEME)
+            .u64(text_hash)
+            .u64(block_path)
+            .u32(occurrence)
+            .finish();
         chunks.push(Chunk {
             text,
             key,
