@@ -14,7 +14,8 @@ use crate::stable_hash::Encoder;
 /// Version of the chunk key computation. Stored in every
 /// [`TableChunkModel`](super::TableChunkModel): keys are hashes, and a model whose keys were
 /// computed differently must not be applied (it would silently match nothing, or the wrong
-/// chunks). 2: keys are stable hashes ([`crate::stable_hash`]) of explicit bytes.
+/// chunks). 2: keys are stable hashes of explicit bytes (the store's
+/// [hash scheme](crate::store#hash-scheme)).
 pub const KEY_SCHEME: u32 = 2;
 
 /// Which elements end one text chunk and start the next.
