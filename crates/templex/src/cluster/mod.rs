@@ -20,7 +20,7 @@ use crate::stable_hash::{Encoder, hash_set};
 pub const FINGERPRINT_DEPTH: u32 = 8;
 
 /// The template fingerprint of a page: sorted, distinct layout-path hashes (stable hashes,
-/// [`crate::stable_hash`]: the template store keeps them).
+/// the store's [hash scheme](crate::store#hash-scheme): the template store keeps them).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Fingerprint(pub Vec<u64>);
 

@@ -42,8 +42,8 @@ impl Document {
 
     /// Compute [`Signatures`] for every node in one linear pass (plus one reverse pass).
     ///
-    /// The values are stable hashes ([`crate::stable_hash`]): SITELEVEL's stored node hashes
-    /// are made of them.
+    /// The values are stable hashes (the store's [hash scheme](crate::store#hash-scheme)):
+    /// SITELEVEL's stored node hashes are made of them.
     pub fn signatures(&self) -> Signatures {
         let n = self.len();
         let mut label = vec![0u64; n];

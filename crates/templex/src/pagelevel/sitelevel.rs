@@ -39,7 +39,8 @@ impl Default for SiteLevelConfig {
 
 /// Hash of every node: its tag path from the root and its subtree (labels, trimmed text,
 /// ordered children). Equal hashes mean "the same fragment at the same place". Stable
-/// hashes ([`crate::stable_hash`]): learned SITELEVEL templates are stored as these.
+/// hashes (the store's [hash scheme](crate::store#hash-scheme)): learned SITELEVEL
+/// templates are stored as these.
 pub fn node_hashes(doc: &Document) -> Vec<u64> {
     let sig = doc.signatures();
     sig.path
@@ -265,13 +266,14 @@ pub fn sample_indices(n: usize, k: usize, seed: u64) -> Vec<usize> {
     idx
 }
 
-/// A stable 64-bit hash of a string's UTF-8 bytes (run keys, chunk texts;
-/// [`crate::stable_hash`]).
+/// A stable 64-bit hash of a string's UTF-8 bytes (run keys, chunk texts; the store's
+/// [hash scheme](crate::store#hash-scheme)).
 pub fn stable_hash(s: &str) -> u64 {
     hash_bytes(s.as_bytes())
 }
 
-/// A stable 64-bit hash of bytes (page bodies; [`crate::stable_hash`]).
+/// A stable 64-bit hash of bytes (page bodies; the store's
+/// [hash scheme](crate::store#hash-scheme)).
 pub fn stable_hash_bytes(b: &[u8]) -> u64 {
     hash_bytes(b)
 }

@@ -12,15 +12,20 @@
 //!
 //! # Hash scheme
 //!
-//! Fingerprints, SITELEVEL node hashes, table chunk keys and run keys are stable hashes
-//! ([`crate::stable_hash`]), and the `meta` table records their [`HASH_SCHEME`] beside the
-//! schema version. A store holding templates of another scheme — or of none: stores written
-//! before schemes were recorded — is **refused** by [`TemplateStore::open`]
-//! ([`StoreError::HashScheme`]): its templates would silently match no page, and relearning
-//! them behind the user's back could cost a whole crawl's learning. The fix is
-//! [`TemplateStore::remove_stale`] (`templex store prune --stale`): it removes the stale
-//! templates and runs and stamps the store with this scheme; the next batch run learns the
-//! sites again. A store without templates simply takes this scheme.
+//! Fingerprints, SITELEVEL node hashes, table chunk keys and run keys are *stable hashes*:
+//! XXH3-64 (seed 0) of an explicit byte encoding of what they identify — tag names, ids,
+//! classes and text as their UTF-8 bytes, integers little-endian, fields length-prefixed so
+//! that concatenations cannot collide, class sets as the XOR of their members' hashes — so
+//! that they do not change with the platform, the release or a dependency update. The `meta`
+//! table records their [`HASH_SCHEME`] beside the schema version.
+//!
+//! A store holding templates of another scheme — or of none: stores written before schemes
+//! were recorded — is **refused** by [`TemplateStore::open`] ([`StoreError::HashScheme`]):
+//! its templates would silently match no page, and relearning them behind the user's back
+//! could cost a whole crawl's learning. The fix is [`TemplateStore::remove_stale`]
+//! (`templex store prune --stale`): it removes the stale templates and runs and stamps the
+//! store with this scheme; the next batch run learns the sites again. A store without
+//! templates simply takes this scheme.
 
 use std::path::Path;
 

@@ -1,0 +1,221 @@
+//! Learning the template chunks of a cluster, and the learned model.
+
+use serde::{Deserialize, Serialize};
+
+use super::chunking::{Chunk, Chunking, KEY_SCHEME, page_chunks, page_keys};
+use super::mask::{MaskRules, chunk_mask, template_share};
+use crate::dom::Document;
+use crate::pagelevel::sitelevel::{SiteLevel, df_threshold};
+
+/// Settings of [`learn`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TableChunkConfig {
+    /// Chunking and keys.
+    pub chunking: Chunking,
+    /// How chunk verdicts become a node mask.
+    pub rules: MaskRules,
+    /// A chunk on at least this fraction of the learned pages is template. The paper uses a
+    /// fixed count chosen per collection; a fraction transfers across cluster sizes.
+    /// 0.7 does best on the dev gold (BENCHMARKS.md).
+    pub fraction: f64,
+    /// A chunk must be on at least this many pages, whatever the fraction says: with a
+    /// couple of pages a single page would otherwise make its own text template.
+    pub min_pages: usize,
+}
+
+impl Default for TableChunkConfig {
+    fn default() -> Self {
+        TableChunkConfig {
+            chunking: Chunking::default(),
+            rules: MaskRules::default(),
+            fraction: 0.7,
+            min_pages: 2,
+        }
+    }
+}
+
+/// Streams a cluster's pages into chunk document frequencies (pass 1), for callers that
+/// see pages one at a time (a crawl, batch mode); [`learn`] is the one-call form.
+#[derive(Debug, Clone)]
+pub struct TableChunkLearner {
+    config: TableChunkConfig,
+    df: SiteLevel,
+}
+
+impl TableChunkLearner {
+    /// No pages yet.
+    pub fn new(config: TableChunkConfig) -> Self {
+        TableChunkLearner {
+            config,
+            df: SiteLevel::new(),
+        }
+    }
+
+    /// Count one page: each of its chunk keys once, however often it occurs.
+    pub fn add(&mut self, doc: &Document) {
+        self.add_keys(&page_keys(doc, &self.config.chunking));
+    }
+
+    /// Count one page given its [`page_keys`] (batch runs keep only the keys of sampled
+    /// pages, not the pages).
+    pub fn add_keys(&mut self, keys: &[u64]) {
+        self.df.add_hashes(keys);
+    }
+
+    /// Pages counted.
+    pub fn pages(&self) -> usize {
+        self.df.pages()
+    }
+
+    /// The learned template: the chunks at or above the threshold.
+    pub fn model(&self) -> TableChunkModel {
+        let pages = self.df.pages();
+        let threshold = df_threshold(pages, self.config.fraction, self.config.min_pages);
+        TableChunkModel {
+            scheme: KEY_SCHEME,
+            chunking: self.config.chunking,
+            rules: self.config.rules,
+            pages,
+            fraction: self.config.fraction,
+            threshold,
+            chunks: self.df.frequent(threshold),
+        }
+    }
+}
+
+/// Learn the template chunks of a cluster of pages of one template (pass 1).
+pub fn learn<'a>(
+    pages: impl IntoIterator<Item = &'a Document>,
+    config: &TableChunkConfig,
+) -> TableChunkModel {
+    let mut learner = TableChunkLearner::new(*config);
+    for doc in pages {
+        learner.add(doc);
+    }
+    learner.model()
+}
+
+/// A learned template: the keys of the cluster's template chunks with their document
+/// frequencies, and the chunking that made them. Self-contained and compact (12 bytes per
+/// template chunk, no text), for storing in a template store.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableChunkModel {
+    /// [`KEY_SCHEME`] of the keys; a model of another scheme marks nothing.
+    pub scheme: u32,
+    /// How pages are chunked and chunks keyed.
+    pub chunking: Chunking,
+    /// How chunk verdicts become a node mask.
+    pub rules: MaskRules,
+    /// Pages learned from.
+    pub pages: usize,
+    /// The threshold fraction learned with.
+    pub fraction: f64,
+    /// The document frequency a chunk needed to be template.
+    pub threshold: u32,
+    /// Template chunk keys, sorted, each with its document frequency.
+    pub chunks: Vec<(u64, u32)>,
+}
+
+impl TableChunkModel {
+    /// Number of template chunks.
+    pub fn len(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Whether the model knows no template chunk (too few pages, or nothing recurs).
+    pub fn is_empty(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    /// The document frequency of a template chunk key; `None` if it is not template.
+    pub fn df(&self, key: u64) -> Option<u32> {
+        if self.scheme != KEY_SCHEME {
+            return None;
+        }
+        self.chunks
+            .binary_search_by_key(&key, |c| c.0)
+            .ok()
+            .map(|i| self.chunks[i].1)
+    }
+
+    /// Whether a chunk key is template.
+    pub fn is_template(&self, key: u64) -> bool {
+        self.df(key).is_some()
+    }
+
+    /// The page's chunks, each with whether it is template (pass 2).
+    pub fn classify(&self, doc: &Document) -> Vec<(Chunk, bool)> {
+        page_chunks(doc, &self.chunking)
+            .into_iter()
+            .map(|c| {
+                let t = self.is_template(c.key);
+                (c, t)
+            })
+            .collect()
+    }
+
+    /// Per node id of `doc`: whether the node is template. A text node or image is template
+    /// when its chunk is; an element when every chunk in its subtree is template and it has
+    /// at least one. Nodes without chunk text (scripts, spacers, empty elements,
+    /// uninformative images) follow their parent, and those directly under `<body>` are
+    /// template: outside every chunk, they are layout, as in the site-level methods. The
+    /// document, `<html>`, `<body>` and everything outside the body are never template, and
+    /// nothing is when none of the page's chunks is. The model's [`MaskRules`] refine this (on by default): letter-less chunks are no
+    /// evidence, and layout wrappers with a template child are template.
+    pub fn template_mask(&self, doc: &Document) -> Vec<bool> {
+        let chunks = self.classify(doc);
+        chunk_mask(doc, &chunks, &self.rules)
+    }
+
+    /// The share of the page's chunk text (in characters) that is template: the paper's
+    /// template fraction of one page. 0 for a page without text.
+    pub fn template_share(&self, doc: &Document) -> f64 {
+        template_share(&self.classify(doc))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse_str;
+
+    #[test]
+    fn threshold_is_a_fraction_with_a_floor() {
+        let pages: Vec<Document> = (0..10)
+            .map(|i| {
+                parse_str(&format!(
+                    "<body><p>everywhere</p>{}<p>page {i}</p></body>",
+                    if i < 4 { "<p>four</p>" } else { "" }
+                ))
+            })
+            .collect();
+        let config = TableChunkConfig {
+            fraction: 0.5,
+            ..TableChunkConfig::default()
+        };
+        let m = learn(&pages, &config);
+        assert_eq!((m.pages, m.threshold, m.len()), (10, 5, 1));
+        let m = learn(
+            &pages,
+            &TableChunkConfig {
+                fraction: 0.3,
+                ..config
+            },
+        );
+        assert_eq!((m.threshold, m.len()), (3, 2));
+        // One page: the floor of 2 keeps its own text from being template.
+        let m = learn(&pages[..1], &config);
+        assert_eq!((m.threshold, m.len()), (2, 0));
+        assert!(m.template_mask(&pages[0]).iter().all(|t| !t));
+        assert!(m.chunks.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[test]
+    fn foreign_scheme_marks_nothing() {
+        let pages: Vec<Document> = (0..3).map(|_| parse_str("<p>same</p>")).collect();
+        let mut m = learn(&pages, &TableChunkConfig::default());
+        assert!(m.template_mask(&pages[0]).iter().any(|t| *t));
+        m.scheme += 1;
+        assert!(m.template_mask(&pages[0]).iter().all(|t| !t));
+    }
+}
