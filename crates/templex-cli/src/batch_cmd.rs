@@ -337,25 +337,7 @@ pub fn run_store(args: StoreArgs) -> Result<ExitCode> {
                         "created_at": t.created_at,
                         "pages": t.pages,
                         "fingerprint_paths": t.core.len(),
-                        "model": match &t.model {
-                            templex::store::LearnedModel::SiteLevel(m) => serde_json::json!({
-                                "frequent_hashes": m.hashes.len(),
-                                "learned_from_pages": m.pages,
-                                "cover": m.cover,
-                            }),
-                            templex::store::LearnedModel::TableChunk(m) => serde_json::json!({
-                                "template_chunks": m.chunks.len(),
-                                "learned_from_pages": m.pages,
-                                "threshold": m.threshold,
-                            }),
-                            templex::store::LearnedModel::HybEx { references, sitelevel } => serde_json::json!({
-                                "reference_pages": references.iter().map(|r| serde_json::json!({
-                                    "url": r.url,
-                                    "bytes": r.body.len(),
-                                })).collect::<Vec<_>>(),
-                                "sitelevel_frequent_hashes": sitelevel.hashes.len(),
-                            }),
-                        },
+                        "model": t.model.summary(),
                     })
                 })
                 .collect();

@@ -48,23 +48,13 @@ use url::Url;
 use crate::cluster::{ClusterConfig, Clusterer, Fingerprint};
 use crate::dom::{Document, NodeId, parse_bytes_lean, parse_bytes_text};
 use crate::extract::{ContentConfig, content_text, non_template_mask, page_content, page_title};
-use crate::mapping::MapIndex;
 use crate::method::Method;
-use crate::pagelevel::sitelevel::node_hashes;
-use crate::pagelevel::{SiteLevel, SiteLevelConfig};
-use crate::store::{LearnedModel, NewTemplate, ReferencePage, StoreError, TemplateStore};
-use crate::template::{TemplateConfig, template_against};
+use crate::pagelevel::SiteLevelConfig;
+use crate::store::{NewTemplate, ReferencePage, StoreError, TemplateStore};
+use crate::template::model::{Applier, LearnedModel, ModelPage, learn_keys};
 
 pub use input::{BatchInput, Item, RecordIn, into_records, records};
 pub use output::{OutRecord, OutputFile, RecordSink};
-
-/// What a batch run's method reads of a page: its table chunk keys or node hashes.
-fn learn_keys(method: Method, doc: &Document, config: &BatchConfig) -> Vec<u64> {
-    match method {
-        Method::TableChunk => crate::tablechunk::page_keys(doc, &config.tablechunk.chunking),
-        _ => node_hashes(doc),
-    }
-}
 
 /// Parse a page as a batch run's method reads it: lean, and for the methods that read text
 /// only, without the attributes they never look at.
@@ -616,9 +606,8 @@ impl Engine<'_> {
                     Arc::new(ClusterTemplate {
                         number: t.cluster,
                         core: t.core,
-                        method: t.model.method(),
                         stored: t.run.as_deref() != Some(self.key.as_str()),
-                        prepared: prepare(t.model),
+                        model: t.model,
                     })
                 })
                 .collect();
@@ -804,7 +793,8 @@ impl Engine<'_> {
         let at = st.admission.admit();
         // What the page teaches is taken when the round ends, from the sample's pages only;
         // a page that is not written does not keep its parse, so it gives it now.
-        let keys = (at.is_some() && !write).then(|| learn_keys(config.method, &p.doc, config));
+        let keys = (at.is_some() && !write)
+            .then(|| learn_keys(config.method, &p.doc, &config.tablechunk.chunking));
         // The body stays only where HybEx reads it (references, a page's own hash).
         let hybex = config.method == Method::HybEx;
         let mut rec = p.rec;
@@ -911,7 +901,10 @@ impl Engine<'_> {
             .par_iter_mut()
             .filter(|p| admission.keeps(p.at) && p.sample.keys.is_none())
             .for_each(|p| {
-                p.sample.keys = p.doc.as_ref().map(|d| learn_keys(config.method, d, config));
+                p.sample.keys = p
+                    .doc
+                    .as_ref()
+                    .map(|d| learn_keys(config.method, d, &config.tablechunk.chunking));
             });
         tracing::debug!(site, pages = round.len(), ?why, "learning round ends");
         if why == RoundEnd::Memory {
@@ -924,9 +917,8 @@ impl Engine<'_> {
                 Arc::new(ClusterTemplate {
                     number: t.cluster,
                     core: t.core.clone(),
-                    method: t.model.method(),
                     stored: false,
-                    prepared: prepare(t.model.clone()),
+                    model: t.model.clone(),
                 })
             }));
             st.next_cluster = new.iter().map(|t| t.cluster + 1).max().unwrap_or(0);
@@ -986,22 +978,21 @@ impl Engine<'_> {
             return;
         }
         let config = self.config;
-        let hybex = TemplateConfig::hybex();
-        // The clusters are held here: the indexes borrow their reference pages.
+        // The clusters are held here: the appliers borrow their models.
         let chosen: Vec<Arc<ClusterTemplate>> = apply
             .iter()
             .filter_map(|(_, p)| p.cluster.clone())
             .collect();
-        let mut indexes: RefIndexes<'_> = HashMap::new();
-        index_references(chosen.iter(), &mut indexes);
+        let mut appliers: Appliers<'_> = HashMap::new();
+        prepare_appliers(chosen.iter(), &mut appliers);
         let done: Vec<OutRecord> = apply
             .into_par_iter()
             .map(|(r, page)| {
-                let refs = page
+                let applier = page
                     .cluster
                     .as_ref()
-                    .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
-                apply_one(&r, &page, refs, config, &hybex)
+                    .and_then(|c| appliers.get(&(Arc::as_ptr(c) as usize)));
+                apply_one(&r, &page, applier, config)
             })
             .collect();
         for r in done {
@@ -1147,7 +1138,13 @@ fn learn_round(
             cluster: next,
             pages: m.len(),
             core: clusterer.clusters()[k].core.clone(),
-            model: learn_model(&keys, pool, config),
+            model: LearnedModel::learn(
+                config.method,
+                &keys,
+                pool,
+                &config.sitelevel,
+                config.tablechunk,
+            ),
         });
         next += 1;
     }
@@ -1175,9 +1172,8 @@ fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<St
         by_url,
         known,
     } = chunk;
-    let mut indexes: RefIndexes<'_> = HashMap::new();
-    index_references(known.values().flat_map(|t| t.iter()), &mut indexes);
-    let hybex = TemplateConfig::hybex();
+    let mut appliers: Appliers<'_> = HashMap::new();
+    prepare_appliers(known.values().flat_map(|t| t.iter()), &mut appliers);
     items
         .into_par_iter()
         .zip(by_url)
@@ -1217,11 +1213,11 @@ fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<St
                     print,
                     cluster,
                 };
-                let refs = page
+                let applier = page
                     .cluster
                     .as_ref()
-                    .and_then(|c| indexes.get(&(Arc::as_ptr(c) as usize)));
-                let done = apply_one(&r, &page, refs, config, &hybex);
+                    .and_then(|c| appliers.get(&(Arc::as_ptr(c) as usize)));
+                let done = apply_one(&r, &page, applier, config);
                 let ApplyPage {
                     site,
                     print,
@@ -1277,80 +1273,17 @@ fn chunked(
     })
 }
 
-fn learn_model(keys: &[&[u64]], pool: Vec<ReferencePage>, config: &BatchConfig) -> LearnedModel {
-    if config.method == Method::TableChunk {
-        let mut learner = crate::tablechunk::TableChunkLearner::new(config.tablechunk);
-        for k in keys {
-            learner.add_keys(k);
-        }
-        return LearnedModel::TableChunk(learner.model());
-    }
-    let mut freq = SiteLevel::new();
-    for h in keys {
-        freq.add_hashes(h);
-    }
-    let sitelevel = freq.model(&config.sitelevel);
-    match config.method {
-        // Each page is mapped against its pool's pages least like it (see `apply_one`).
-        Method::HybEx => LearnedModel::HybEx {
-            references: pool,
-            sitelevel,
-        },
-        _ => LearnedModel::SiteLevel(sitelevel),
-    }
-}
-
-/// A stored template ready to apply: SITELEVEL hashes, chunk keys, or parsed reference
-/// pages.
-enum Prepared {
-    SiteLevel(crate::pagelevel::SiteLevelModel),
-    TableChunk(crate::tablechunk::TableChunkModel),
-    HybEx {
-        docs: Vec<Document>,
-        prints: Vec<Fingerprint>,
-        /// Hashes of the references' bodies: a page never votes on itself.
-        bodies: Vec<u64>,
-        sitelevel: crate::pagelevel::SiteLevelModel,
-    },
-}
-
 /// One template cluster of a site, as the apply phase uses it.
 struct ClusterTemplate {
     number: u32,
     core: Fingerprint,
-    method: Method,
     /// Learned by an earlier run (pages matching it count as reuse).
     stored: bool,
-    prepared: Prepared,
+    model: LearnedModel,
 }
 
 /// The templates of one site.
 type SiteTemplates = Arc<Vec<Arc<ClusterTemplate>>>;
-
-fn prepare(model: LearnedModel) -> Prepared {
-    match model {
-        LearnedModel::SiteLevel(m) => Prepared::SiteLevel(m),
-        LearnedModel::TableChunk(m) => Prepared::TableChunk(m),
-        LearnedModel::HybEx {
-            references,
-            sitelevel,
-        } => {
-            let docs: Vec<Document> = references
-                .iter()
-                .map(|r| parse_bytes_lean(&r.body, r.charset.as_deref()))
-                .collect();
-            Prepared::HybEx {
-                prints: docs.iter().map(Fingerprint::of).collect(),
-                bodies: references
-                    .iter()
-                    .map(|r| crate::pagelevel::sitelevel::stable_hash_bytes(&r.body))
-                    .collect(),
-                docs,
-                sitelevel,
-            }
-        }
-    }
-}
 
 /// A parsed page of the apply phase, with the cluster it belongs to.
 struct ApplyPage {
@@ -1374,20 +1307,18 @@ fn nearest_cluster(
         .map(|(_, t)| t.clone())
 }
 
-/// Mapping indexes of HybEx reference pages, per cluster (keyed by its address).
-type RefIndexes<'a> = HashMap<usize, Vec<MapIndex<'a>>>;
+/// The clusters' models ready to apply, per cluster (keyed by its address).
+type Appliers<'a> = HashMap<usize, Applier<'a>>;
 
-/// Index the reference pages of HybEx clusters once per chunk.
-fn index_references<'a>(
+/// Make the clusters' models ready to apply once per chunk (HybEx indexes its references).
+fn prepare_appliers<'a>(
     clusters: impl Iterator<Item = &'a Arc<ClusterTemplate>>,
-    indexes: &mut RefIndexes<'a>,
+    appliers: &mut Appliers<'a>,
 ) {
     for c in clusters {
-        if let Prepared::HybEx { docs, .. } = &c.prepared {
-            indexes
-                .entry(Arc::as_ptr(c) as usize)
-                .or_insert_with(|| docs.iter().map(MapIndex::new).collect());
-        }
+        appliers
+            .entry(Arc::as_ptr(c) as usize)
+            .or_insert_with(|| c.model.applier());
     }
 }
 
@@ -1409,60 +1340,21 @@ fn failed(seq: u64, input: String, url: Option<String>, error: String) -> OutRec
 fn apply_one(
     rec: &RecordIn,
     page: &ApplyPage,
-    refs: Option<&Vec<MapIndex<'_>>>,
+    applier: Option<&Applier<'_>>,
     config: &BatchConfig,
-    hybex: &TemplateConfig,
 ) -> OutRecord {
     let doc = &page.doc;
     let body = doc.body().unwrap_or(NodeId::ROOT);
-    let template = page.cluster.as_ref().and_then(|c| {
-        let mask = match &c.prepared {
-            Prepared::SiteLevel(m) => {
-                let mut mask = m.template_mask(doc);
-                if config.protect_content {
-                    crate::template::protect_main_content(doc, &mut mask);
-                }
-                mask
-            }
-            Prepared::TableChunk(m) => {
-                let mut mask = m.template_mask(doc);
-                if config.protect_content {
-                    crate::template::protect_main_content(doc, &mut mask);
-                }
-                mask
-            }
-            Prepared::HybEx {
-                bodies,
-                prints,
-                sitelevel,
-                ..
-            } => {
-                // Like the CS of HybEx (menu pages: other page types of the same layout), the
-                // references are the pool's pages least like this one that still pass the
-                // template guard: pages of its own type would share its type's content
-                // ("Add to cart", "Reviews") and vote it template. Never itself.
-                let own = crate::pagelevel::sitelevel::stable_hash_bytes(&rec.body);
-                let mut order: Vec<(f64, usize)> = prints
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| bodies[*i] != own)
-                    .map(|(i, p)| (p.jaccard(&page.print), i))
-                    .collect();
-                order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                let pool = refs?;
-                let chosen: Vec<&MapIndex<'_>> = order.iter().map(|(_, i)| &pool[*i]).collect();
-                let (mask, voters) = template_against(doc, &chosen, hybex);
-                if voters > 0 {
-                    mask
-                } else {
-                    // No reference shares enough structure: the cluster's SITELEVEL model.
-                    let mut mask = sitelevel.template_mask(doc);
-                    crate::template::protect_main_content(doc, &mut mask);
-                    mask
-                }
-            }
+    let template = page.cluster.as_ref().zip(applier).map(|(c, applier)| {
+        let model_page = ModelPage {
+            doc,
+            print: &page.print,
+            body: &rec.body,
         };
-        Some((c, mask))
+        (
+            c,
+            applier.template_mask(&model_page, config.protect_content),
+        )
     });
     let (text, method, cluster, share) = match template {
         Some((c, template)) => {
@@ -1470,7 +1362,7 @@ fn apply_one(
             let text = content_text(doc, body, &|id| keep[id.index()]);
             (
                 text,
-                c.method,
+                c.model.method(),
                 Some(format!("{}#{}", page.site, c.number)),
                 template_share(doc, &template),
             )

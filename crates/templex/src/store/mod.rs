@@ -4,8 +4,9 @@
 //! One row per learned template: its site (registrable domain), cluster number, method,
 //! version (a site's templates learned by one run share a version; relearning a site makes a
 //! new one), creation time, the number of pages it was learned from, the cluster's layout
-//! fingerprint (to recognise the cluster's pages) and the model. Hash lists are stored as
-//! little-endian `u64` blobs: compact, and read without parsing.
+//! fingerprint (to recognise the cluster's pages, a little-endian `u64` blob) and the model
+//! as its own codec encodes it, with the codec's scheme ([`crate::template::model`]). This
+//! module does SQL only: what a model holds and how it is applied is the model's business.
 //!
 //! Batch runs also record here which inputs they have finished learning from, so that an
 //! interrupted run resumes without learning again (see [`crate::batch`]).
@@ -26,14 +27,24 @@
 //! (`templex store prune --stale`): it removes the stale templates and runs and stamps the
 //! store with this scheme; the next batch run learns the sites again. A store without
 //! templates simply takes this scheme.
+//!
+//! # Model schemes
+//!
+//! Every row also names its model's codec scheme ([`LearnedModel::scheme`]); rows of stores
+//! made before the column existed were written by scheme 1. A row of a scheme this templex
+//! does not read is refused, on opening the store and on loading the row
+//! ([`StoreError::ModelScheme`]), never decoded as something else;
+//! [`TemplateStore::remove_stale`] removes such rows (and the runs that stored them).
 
 use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::cluster::Fingerprint;
-use crate::pagelevel::SiteLevelModel;
+use crate::template::model::{DecodeError, LearnedModel, blob_to_u64s, u64s_to_blob};
+
+pub use crate::template::model::ReferencePage;
 
 /// Schema version written to the `meta` table; a store from a newer templex is refused.
 pub const SCHEMA_VERSION: i64 = 1;
@@ -55,6 +66,24 @@ pub enum StoreError {
         cluster: i64,
         /// What was wrong.
         why: String,
+    },
+    /// The file holds models whose codec scheme is not this templex's (a newer or older
+    /// templex wrote them, [`LearnedModel::scheme`]); reading them would match nothing.
+    #[error(
+        "template store holds {rows} {method} template(s) of model scheme {found}, and this \
+         templex reads {}: they cannot be applied. Remove them with `templex store prune \
+         --stale` (the next batch run learns their sites again), or use another store file",
+        expected.map_or("no such method".to_string(), |e| format!("scheme {e}"))
+    )]
+    ModelScheme {
+        /// The method of the rows.
+        method: String,
+        /// Their scheme.
+        found: u32,
+        /// This templex's scheme for the method, if it knows the method.
+        expected: Option<u32>,
+        /// How many rows.
+        rows: usize,
     },
     /// The file was written by a newer templex.
     #[error("template store has schema version {0}, this templex knows up to {SCHEMA_VERSION}")]
@@ -88,188 +117,6 @@ fn stale_fix(found: &Option<u32>) -> &'static str {
         "Remove them with `templex store prune --stale` (the next batch run learns their \
          sites again), or use another store file"
     }
-}
-
-/// A page kept as a reference of its template cluster: pages of the cluster are mapped
-/// against it (TemEx/HybEx without the search).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReferencePage {
-    /// Its URL, when known.
-    pub url: Option<String>,
-    /// Its undecoded body.
-    #[serde(skip)]
-    pub body: Vec<u8>,
-    /// Its transport charset.
-    pub charset: Option<String>,
-}
-
-/// A learned template model.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LearnedModel {
-    /// SITELEVEL: the cluster's frequent node hashes.
-    SiteLevel(SiteLevelModel),
-    /// Table text chunks: the cluster's template chunk keys.
-    TableChunk(crate::tablechunk::TableChunkModel),
-    /// HybEx against a pool of the cluster's pages (each page is mapped to the pool pages
-    /// least like it that pass the template guard, as HybEx's menu siblings are pages of other
-    /// types), with the cluster's SITELEVEL model for pages no reference maps.
-    HybEx {
-        /// The reference pool.
-        references: Vec<ReferencePage>,
-        /// SITELEVEL over the same sample.
-        sitelevel: SiteLevelModel,
-    },
-}
-
-impl LearnedModel {
-    /// The method that learned the model (its name is stored with it).
-    pub fn method(&self) -> crate::Method {
-        match self {
-            LearnedModel::SiteLevel(_) => crate::Method::SiteLevel,
-            LearnedModel::HybEx { .. } => crate::Method::HybEx,
-            LearnedModel::TableChunk(_) => crate::Method::TableChunk,
-        }
-    }
-
-    /// Entries in the model (hashes, or reference pages).
-    pub fn entries(&self) -> usize {
-        match self {
-            LearnedModel::SiteLevel(m) => m.hashes.len(),
-            LearnedModel::HybEx { references, .. } => references.len(),
-            LearnedModel::TableChunk(m) => m.chunks.len(),
-        }
-    }
-
-    /// Parameters as JSON and the bulk as a blob.
-    fn encode(&self) -> (String, Vec<u8>) {
-        match self {
-            LearnedModel::SiteLevel(m) => (
-                serde_json::json!({"pages": m.pages, "cover": m.cover}).to_string(),
-                u64s_to_blob(&m.hashes),
-            ),
-            LearnedModel::TableChunk(m) => {
-                let mut params = m.clone();
-                params.chunks.clear();
-                let blob = m
-                    .chunks
-                    .iter()
-                    .flat_map(|(k, df)| k.to_le_bytes().into_iter().chain(df.to_le_bytes()))
-                    .collect();
-                (serde_json::to_string(&params).unwrap_or_default(), blob)
-            }
-            LearnedModel::HybEx {
-                references,
-                sitelevel,
-            } => {
-                let lens: Vec<usize> = references.iter().map(|r| r.body.len()).collect();
-                let params = serde_json::json!({
-                    "pages": references,
-                    "lengths": lens,
-                    "sitelevel": {"pages": sitelevel.pages, "cover": sitelevel.cover},
-                    "hashes": sitelevel.hashes.len(),
-                })
-                .to_string();
-                let mut blob = u64s_to_blob(&sitelevel.hashes);
-                for r in references {
-                    blob.extend_from_slice(&r.body);
-                }
-                (params, blob)
-            }
-        }
-    }
-
-    fn decode(method: &str, params: &str, blob: &[u8]) -> Result<LearnedModel, String> {
-        match method {
-            "tablechunk" => {
-                let mut m: crate::tablechunk::TableChunkModel =
-                    serde_json::from_str(params).map_err(|e| e.to_string())?;
-                if blob.len() % 12 != 0 {
-                    return Err(format!("blob of {} bytes is not a chunk list", blob.len()));
-                }
-                m.chunks = blob
-                    .chunks_exact(12)
-                    .map(|c| {
-                        let k = u64::from_le_bytes(c[..8].try_into().unwrap_or([0; 8]));
-                        let df = u32::from_le_bytes(c[8..].try_into().unwrap_or([0; 4]));
-                        (k, df)
-                    })
-                    .collect();
-                if m.chunks.windows(2).any(|w| w[0].0 >= w[1].0) {
-                    return Err("chunk keys not sorted".into());
-                }
-                Ok(LearnedModel::TableChunk(m))
-            }
-            "hybex" => {
-                #[derive(Deserialize)]
-                struct S {
-                    pages: usize,
-                    cover: f64,
-                }
-                #[derive(Deserialize)]
-                struct P {
-                    pages: Vec<ReferencePage>,
-                    lengths: Vec<usize>,
-                    sitelevel: S,
-                    hashes: usize,
-                }
-                let p: P = serde_json::from_str(params).map_err(|e| e.to_string())?;
-                let hash_bytes = p.hashes.checked_mul(8).ok_or("hash count overflows")?;
-                let total = p
-                    .lengths
-                    .iter()
-                    .try_fold(hash_bytes, |a, l| a.checked_add(*l));
-                if p.pages.len() != p.lengths.len() || total != Some(blob.len()) {
-                    return Err("model sizes do not match the blob".into());
-                }
-                let hashes = blob_to_u64s(&blob[..hash_bytes])?;
-                let mut at = hash_bytes;
-                let mut references = p.pages;
-                for (page, len) in references.iter_mut().zip(p.lengths) {
-                    page.body = blob[at..at + len].to_vec();
-                    at += len;
-                }
-                Ok(LearnedModel::HybEx {
-                    references,
-                    sitelevel: SiteLevelModel {
-                        pages: p.sitelevel.pages,
-                        cover: p.sitelevel.cover,
-                        hashes,
-                    },
-                })
-            }
-            "sitelevel" => {
-                #[derive(Deserialize)]
-                struct P {
-                    pages: usize,
-                    cover: f64,
-                }
-                let p: P = serde_json::from_str(params).map_err(|e| e.to_string())?;
-                let hashes = blob_to_u64s(blob)?;
-                if hashes.windows(2).any(|w| w[0] >= w[1]) {
-                    return Err("hashes not sorted".into());
-                }
-                Ok(LearnedModel::SiteLevel(SiteLevelModel {
-                    pages: p.pages,
-                    cover: p.cover,
-                    hashes,
-                }))
-            }
-            other => Err(format!("unknown method {other:?}")),
-        }
-    }
-}
-
-fn u64s_to_blob(v: &[u64]) -> Vec<u8> {
-    v.iter().flat_map(|h| h.to_le_bytes()).collect()
-}
-
-fn blob_to_u64s(b: &[u8]) -> Result<Vec<u64>, String> {
-    if b.len() % 8 != 0 {
-        return Err(format!("blob of {} bytes is not a u64 list", b.len()));
-    }
-    Ok(b.chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-        .collect())
 }
 
 /// A template to store.
@@ -361,8 +208,8 @@ impl std::fmt::Debug for TemplateStore {
 
 /// Insert a template row, unless the run (when one is given) has stored the cluster already.
 const INSERT_TEMPLATE: &str =
-    "INSERT INTO templates (site, cluster, method, version, pages, core, params, model, run)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+    "INSERT INTO templates (site, cluster, method, version, pages, core, params, model, run, scheme)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
      WHERE ?9 IS NULL OR NOT EXISTS
          (SELECT 1 FROM templates WHERE site = ?1 AND cluster = ?2 AND run = ?9)";
 
@@ -374,18 +221,27 @@ fn insert_template(
     version: i64,
     run: Option<&str>,
 ) -> rusqlite::Result<usize> {
-    let (params_json, blob) = t.model.encode();
+    let m = t.model.encode();
     stmt.execute(params![
         site,
         t.cluster,
-        t.model.method().name(),
+        m.method.name(),
         version,
         t.pages as i64,
         u64s_to_blob(&t.core.0),
-        params_json,
-        blob,
-        run
+        m.params,
+        m.blob,
+        run,
+        m.scheme
     ])
+}
+
+/// An SQL condition true of the rows whose model this templex reads.
+fn current_models_sql() -> String {
+    LearnedModel::schemes()
+        .map(|(m, s)| format!("(method = '{}' AND scheme = {s})", m.name()))
+        .collect::<Vec<_>>()
+        .join(" OR ")
 }
 
 /// Record this templex's [`HASH_SCHEME`] in the `meta` table.
@@ -398,14 +254,23 @@ fn set_hash_scheme(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 impl TemplateStore {
-    /// Open (creating if needed) a store file. A store of another hash scheme is refused
-    /// ([`StoreError::HashScheme`]; see the [module docs](self)).
+    /// Open (creating if needed) a store file. A store of another hash scheme, or with
+    /// models of another codec scheme, is refused ([`StoreError::HashScheme`],
+    /// [`StoreError::ModelScheme`]; see the [module docs](self)).
     pub fn open(path: impl AsRef<Path>) -> Result<TemplateStore, StoreError> {
         let store = Self::init(Connection::open(path)?)?;
-        match store.stale_scheme()? {
-            Some(found) => Err(StoreError::HashScheme { found }),
-            None => Ok(store),
+        if let Some(found) = store.stale_scheme()? {
+            return Err(StoreError::HashScheme { found });
         }
+        if let Some((method, found, rows)) = store.stale_models()?.into_iter().next() {
+            return Err(StoreError::ModelScheme {
+                expected: LearnedModel::scheme_of(&method),
+                method,
+                found,
+                rows,
+            });
+        }
+        Ok(store)
     }
 
     /// A store that lives in memory only (nothing survives the process).
@@ -416,13 +281,25 @@ impl TemplateStore {
     }
 
     /// Remove the templates and runs of a store file written under another hash scheme, and
-    /// record this one; returns how many templates went (or would go, with `dry_run`). A
-    /// store of this scheme is left as it is (0). The store opens with [`Self::open`]
-    /// afterwards, and batch runs learn its sites again.
+    /// record this one; or else the templates whose models are of another codec scheme, and
+    /// the runs that stored them. Returns how many templates went (or would go, with
+    /// `dry_run`). A store with nothing stale is left as it is (0). The store opens with
+    /// [`Self::open`] afterwards, and batch runs learn its sites again.
     pub fn remove_stale(path: impl AsRef<Path>, dry_run: bool) -> Result<usize, StoreError> {
         let mut store = Self::init(Connection::open(path)?)?;
         if store.stale_scheme()?.is_none() {
-            return Ok(0);
+            let stale: usize = store.stale_models()?.iter().map(|s| s.2).sum();
+            if stale > 0 && !dry_run {
+                let current = current_models_sql();
+                let tx = store.conn.transaction()?;
+                tx.execute_batch(&format!(
+                    "DELETE FROM runs WHERE key IN
+                         (SELECT run FROM templates WHERE run IS NOT NULL AND NOT ({current}));
+                     DELETE FROM templates WHERE NOT ({current});"
+                ))?;
+                tx.commit()?;
+            }
+            return Ok(stale);
         }
         let n: i64 = store
             .conn
@@ -435,6 +312,24 @@ impl TemplateStore {
             tx.commit()?;
         }
         Ok(n as usize)
+    }
+
+    /// The (method, model scheme, rows) of the templates whose models this templex cannot
+    /// read.
+    fn stale_models(&self) -> Result<Vec<(String, u32, usize)>, StoreError> {
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT method, scheme, COUNT(*) FROM templates WHERE NOT ({})
+             GROUP BY method, scheme ORDER BY method, scheme",
+            current_models_sql()
+        ))?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)? as u32,
+                r.get::<_, i64>(2)? as usize,
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// The store's hash scheme when it holds templates of another one (`Some(None)`: of no
@@ -480,6 +375,8 @@ impl TemplateStore {
                  core BLOB NOT NULL,
                  params TEXT NOT NULL,
                  model BLOB NOT NULL,
+                 run TEXT,
+                 scheme INTEGER NOT NULL DEFAULT 1,
                  UNIQUE (site, version, cluster)
              );
              CREATE INDEX IF NOT EXISTS templates_site ON templates (site, version);
@@ -497,6 +394,16 @@ impl TemplateStore {
             .exists([])?;
         if !has_run_column {
             conn.execute_batch("ALTER TABLE templates ADD COLUMN run TEXT")?;
+        }
+        // Rows name their model's codec scheme ([`LearnedModel::scheme`]); rows of stores
+        // made before were written by the codecs of scheme 1.
+        let has_scheme_column = conn
+            .prepare("SELECT 1 FROM pragma_table_info('templates') WHERE name = 'scheme'")?
+            .exists([])?;
+        if !has_scheme_column {
+            conn.execute_batch(
+                "ALTER TABLE templates ADD COLUMN scheme INTEGER NOT NULL DEFAULT 1",
+            )?;
         }
         // Runs remember the last template stored before them.
         let has_start_column = conn
@@ -526,7 +433,8 @@ impl TemplateStore {
     /// The newest version of a site's templates, ordered by cluster.
     pub fn site_templates(&self, site: &str) -> Result<Vec<StoredTemplate>, StoreError> {
         self.query_templates(
-            "SELECT id, site, cluster, method, version, created_at, pages, core, params, model, run
+            "SELECT id, site, cluster, method, version, created_at, pages, core, params, model, run,
+                    scheme
              FROM templates
              WHERE site = ?1 AND version = (SELECT MAX(version) FROM templates WHERE site = ?1)
              ORDER BY cluster",
@@ -548,7 +456,8 @@ impl TemplateStore {
         below: u32,
     ) -> Result<Vec<StoredTemplate>, StoreError> {
         self.query_templates(
-            "SELECT id, site, cluster, method, version, created_at, pages, core, params, model, run
+            "SELECT id, site, cluster, method, version, created_at, pages, core, params, model, run,
+                    scheme
              FROM templates
              WHERE site = ?1 AND (
                  (?3 AND id <= (SELECT COALESCE(MAX(start_id), 0) FROM runs WHERE key = ?2)
@@ -580,19 +489,47 @@ impl TemplateStore {
                 r.get::<_, String>(8)?,
                 r.get::<_, Vec<u8>>(9)?,
                 r.get::<_, Option<String>>(10)?,
+                r.get::<_, i64>(11)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, site, cluster, method, version, created_at, pages, core, params, model, run) =
-                row?;
+            let (
+                id,
+                site,
+                cluster,
+                method,
+                version,
+                created_at,
+                pages,
+                core,
+                params,
+                model,
+                run,
+                scheme,
+            ) = row?;
             let corrupt = |why: String| StoreError::Corrupt {
                 site: site.clone(),
                 cluster,
                 why,
             };
             let core = blob_to_u64s(&core).map_err(corrupt)?;
-            let model = LearnedModel::decode(&method, &params, &model).map_err(corrupt)?;
+            let model = match LearnedModel::decode(&method, scheme as u32, &params, &model) {
+                Ok(m) => m,
+                Err(DecodeError::Scheme {
+                    method,
+                    found,
+                    expected,
+                }) => {
+                    return Err(StoreError::ModelScheme {
+                        method,
+                        found,
+                        expected,
+                        rows: 1,
+                    });
+                }
+                Err(DecodeError::Corrupt(why)) => return Err(corrupt(why)),
+            };
             out.push(StoredTemplate {
                 id,
                 site: site.clone(),
@@ -728,9 +665,7 @@ impl TemplateStore {
     pub fn list(&self, site: Option<&str>) -> Result<Vec<TemplateSummary>, StoreError> {
         let mut stmt = self.conn.prepare(
             "SELECT id, site, cluster, method, version, created_at, pages, length(core) / 8,
-                    CASE method WHEN 'sitelevel' THEN length(model) / 8
-                                WHEN 'tablechunk' THEN length(model) / 12
-                         ELSE json_array_length(params, '$.pages') END
+                    params, length(model)
              FROM templates WHERE ?1 IS NULL OR site = ?1
              ORDER BY site, version, cluster",
         )?;
@@ -744,7 +679,11 @@ impl TemplateStore {
                 created_at: r.get(5)?,
                 pages: r.get::<_, i64>(6)? as usize,
                 core_paths: r.get::<_, i64>(7)? as usize,
-                model_entries: r.get::<_, i64>(8)? as usize,
+                model_entries: LearnedModel::encoded_entries(
+                    &r.get::<_, String>(3)?,
+                    &r.get::<_, String>(8)?,
+                    r.get::<_, i64>(9)? as usize,
+                ),
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -782,6 +721,8 @@ impl TemplateStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pagelevel::SiteLevelModel;
+    use crate::template::model::HybExModel;
 
     fn tpl(site: &str, cluster: u32, hashes: Vec<u64>) -> NewTemplate {
         NewTemplate {
@@ -996,6 +937,51 @@ mod tests {
         assert_eq!(v, HASH_SCHEME.to_string());
     }
 
+    #[test]
+    fn rows_of_another_model_scheme_are_refused_until_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        let mut s = TemplateStore::open(&path).unwrap();
+        s.begin_run("r", "test").unwrap();
+        s.save_learned("a.example", &[tpl("a.example", 0, vec![1])], false, "r")
+            .unwrap();
+        s.save_learned("b.example", &[tpl("b.example", 0, vec![2])], false, "q")
+            .unwrap();
+        s.conn
+            .execute(
+                "UPDATE templates SET scheme = 7 WHERE site = 'a.example'",
+                [],
+            )
+            .unwrap();
+        // Read row by row, and on opening: refused, with the fix named.
+        assert!(matches!(
+            s.site_templates("a.example"),
+            Err(StoreError::ModelScheme {
+                found: 7,
+                expected: Some(1),
+                ..
+            })
+        ));
+        drop(s);
+        let err = TemplateStore::open(&path).unwrap_err();
+        assert!(
+            matches!(&err, StoreError::ModelScheme { method, found: 7, rows: 1, .. } if method == "sitelevel"),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("templex store prune --stale"),
+            "{err}"
+        );
+        // Pruning removes those rows and the run that stored them, nothing else.
+        assert_eq!(TemplateStore::remove_stale(&path, true).unwrap(), 1);
+        assert_eq!(TemplateStore::remove_stale(&path, false).unwrap(), 1);
+        let s = TemplateStore::open(&path).unwrap();
+        assert!(s.site_templates("a.example").unwrap().is_empty());
+        assert_eq!(s.site_templates("b.example").unwrap().len(), 1);
+        assert!(!s.has_run("r").unwrap());
+        assert_eq!(TemplateStore::remove_stale(&path, false).unwrap(), 0);
+    }
+
     fn err_newer_names_upgrade() -> bool {
         let newer = StoreError::HashScheme {
             found: Some(HASH_SCHEME + 1),
@@ -1028,13 +1014,8 @@ mod tests {
             Err(StoreError::Schema(99))
         ));
         // Not a database at all.
-        let refs = LearnedModel::HybEx {
-            sitelevel: SiteLevelModel {
-                pages: 3,
-                cover: 0.85,
-                hashes: vec![4, 8],
-            },
-            references: vec![
+        let refs = LearnedModel::HybEx(HybExModel::new(
+            vec![
                 ReferencePage {
                     url: Some("https://a.example/x".into()),
                     body: b"<p>x</p>".to_vec(),
@@ -1046,19 +1027,35 @@ mod tests {
                     charset: Some("utf-8".into()),
                 },
             ],
-        };
+            SiteLevelModel {
+                pages: 3,
+                cover: 0.85,
+                hashes: vec![4, 8],
+            },
+        ));
         let chunks = LearnedModel::TableChunk(crate::tablechunk::TableChunkModel {
             chunks: vec![(3, 7), (9, 2)],
             ..crate::tablechunk::learn(std::iter::empty(), &Default::default())
         });
-        let (params, blob) = chunks.encode();
+        let e = chunks.encode();
         assert_eq!(
-            LearnedModel::decode("tablechunk", &params, &blob).unwrap(),
+            LearnedModel::decode("tablechunk", 1, &e.params, &e.blob).unwrap(),
             chunks
         );
-        let (params, blob) = refs.encode();
-        assert_eq!(LearnedModel::decode("hybex", &params, &blob).unwrap(), refs);
-        assert!(LearnedModel::decode("hybex", &params, &blob[1..]).is_err());
+        let e = refs.encode();
+        assert_eq!(
+            LearnedModel::decode("hybex", 1, &e.params, &e.blob).unwrap(),
+            refs
+        );
+        assert!(LearnedModel::decode("hybex", 1, &e.params, &e.blob[1..]).is_err());
+        assert!(matches!(
+            LearnedModel::decode("hybex", 2, &e.params, &e.blob),
+            Err(DecodeError::Scheme {
+                found: 2,
+                expected: Some(1),
+                ..
+            })
+        ));
         let junk = dir.path().join("junk.sqlite");
         std::fs::write(&junk, b"this is not sqlite").unwrap();
         assert!(TemplateStore::open(&junk).is_err());

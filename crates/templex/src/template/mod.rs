@@ -1,6 +1,14 @@
-//! The site-level pipeline (TemEx): key page → sibling pages forming a complete subdigraph
-//! → exact top-down mappings → the key page's template.
+//! Every way to find a page's template, by any method ([`Method`]):
 //!
+//! * **interactively** from a key page ([`extract_template`]): TemEx and HybEx find sibling
+//!   pages forming a complete subdigraph and map the key page onto them (`mapped`);
+//!   SITELEVEL and table chunks learn from a sample of the key page's site (`sample`);
+//!   PAGELEVEL and main content read the key page alone;
+//! * **as a learned model** ([`model`]): what batch mode learns once per template cluster,
+//!   stores and applies to every page of the cluster — learn → model → mask, each model
+//!   with its codec and scheme.
+//!
+//! TemEx and HybEx's guard and vote are written once (`mapped`) and used by both forms.
 //! Beyond the paper:
 //! * the **template guard** maps every loaded sibling against the key page and refuses
 //!   pages whose structure overlaps too little (another template under the same host, a
@@ -11,6 +19,10 @@
 //!   classes on every page (`div.entry-content`, `h1.title`) holds different text on each
 //!   page, so it stays content — which is what users and the gold standard mean.
 
+mod mapped;
+pub mod model;
+mod sample;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,22 +31,17 @@ use url::Url;
 
 use crate::dom::{Document, NodeId};
 use crate::extract::{ContentConfig, ContentTimings, PageContent, page_content};
-use crate::mapping::{Equality, MapIndex, Mapping, etdm};
-use crate::pagelevel::{Model, PageLevelConfig, Segment, SiteLevel, SiteLevelConfig};
-use crate::siblings::cs::{CsConfig, LinkOrder, StopReason, find_complete_subdigraph};
+use crate::mapping::Equality;
+use crate::pagelevel::{Model, PageLevelConfig, Segment, SiteLevelConfig};
+use crate::siblings::cs::{CsConfig, LinkOrder, StopReason};
 use crate::source::{LoadError, LoadStats, PageSource};
 use crate::tablechunk::TableChunkConfig;
 
-/// How a mapped node becomes template.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TemplateRule {
-    /// TemEx as published: every mapped node is template.
-    Mapped,
-    /// Mapped and backed by mapped text (see the module docs).
-    #[default]
-    TextEvidence,
-}
+use mapped::mapping_template;
+pub(crate) use mapped::{Guard, vote};
+pub use mapped::{Protection, TemplateRule, body_elements, protect_main_content};
+pub use sample::site_sample;
+use sample::{sitelevel_template, tablechunk_template};
 
 pub use crate::method::Method;
 
@@ -324,7 +331,7 @@ pub fn extract_template(
 }
 
 /// A result without siblings (the page-level and sample-based methods).
-fn lone_result(
+pub(super) fn lone_result(
     method: Method,
     key_url: &Url,
     doc: Document,
@@ -374,415 +381,4 @@ fn maincontent_template(key_url: &Url, doc: Document, key_page: Duration) -> Tem
     let mut result = lone_result(Method::MainContent, key_url, doc, template, key_page);
     result.timings.mapping = t.elapsed();
     result
-}
-
-/// The methods that learn from a sample of the key page's template cluster (SITELEVEL,
-/// table chunks): load the sample, let `learn` make the key page's template (and notes) from
-/// the key page and the sample, time both phases.
-fn sample_template(
-    method: Method,
-    source: &dyn PageSource,
-    key_url: &Url,
-    doc: Document,
-    key_page: Duration,
-    config: &TemplateConfig,
-    learn: impl FnOnce(&Document, &[Document]) -> (Vec<bool>, Option<String>),
-) -> TemplateResult {
-    let t = Instant::now();
-    let (sample, note) = site_sample(source, key_url, &doc, config.site_pages, config.seed);
-    let siblings = t.elapsed();
-    let t2 = Instant::now();
-    let (template, learn_note) = learn(&doc, &sample);
-    let mut result = lone_result(method, key_url, doc, template, key_page);
-    result.timings.siblings = siblings;
-    result.timings.mapping = t2.elapsed();
-    result.notes.extend(note);
-    if sample.is_empty() {
-        result
-            .notes
-            .push("no other page of the site shares the key page's template: no template".into());
-    }
-    result.notes.extend(learn_note);
-    result
-}
-
-/// SITELEVEL: hash the key page and a sample of its site's pages; recurring fragments are
-/// template.
-fn sitelevel_template(
-    source: &dyn PageSource,
-    key_url: &Url,
-    doc: Document,
-    key_page: Duration,
-    config: &TemplateConfig,
-) -> TemplateResult {
-    sample_template(
-        Method::SiteLevel,
-        source,
-        key_url,
-        doc,
-        key_page,
-        config,
-        |doc, sample| {
-            let mut freq = SiteLevel::new();
-            freq.add(doc);
-            for d in sample {
-                freq.add(d);
-            }
-            (freq.template_mask(doc, &config.sitelevel), None)
-        },
-    )
-}
-
-/// Table text chunks: learn the chunks recurring on the key page and a sample of its
-/// template cluster, apply them to the key page.
-fn tablechunk_template(
-    source: &dyn PageSource,
-    key_url: &Url,
-    doc: Document,
-    key_page: Duration,
-    config: &TemplateConfig,
-) -> TemplateResult {
-    sample_template(
-        Method::TableChunk,
-        source,
-        key_url,
-        doc,
-        key_page,
-        config,
-        |doc, sample| {
-            let model =
-                crate::tablechunk::learn(std::iter::once(doc).chain(sample), &config.tablechunk);
-            let by_fraction = (config.tablechunk.fraction * model.pages as f64).ceil();
-            let note = (!sample.is_empty() && by_fraction < f64::from(model.threshold)).then(|| {
-            format!(
-                "only {} pages share the key page's template: a chunk must recur on {} of them",
-                model.pages, model.threshold
-            )
-        });
-            (model.template_mask(doc), note)
-        },
-    )
-}
-
-/// Up to `n` other pages of the key page's site that share its template (their template
-/// fingerprints are similar, [`crate::cluster`]), out of at most `n` loads: first the pages
-/// the key page links to (menus lead to pages of the same template), then a seeded sample of
-/// the pages the source can list, else pages found by following links breadth-first.
-pub fn site_sample(
-    source: &dyn PageSource,
-    key_url: &Url,
-    key_doc: &Document,
-    n: usize,
-    seed: u64,
-) -> (Vec<Document>, Option<String>) {
-    use crate::cluster::{ClusterConfig, Fingerprint};
-    use crate::links::{extract_links, same_site};
-    let similarity = ClusterConfig::default().similarity;
-    let key_print = Fingerprint::of(key_doc);
-    let key = source.canonical_url(key_url);
-    let mut seen = std::collections::HashSet::new();
-    seen.insert(key.to_string());
-    let site_links = |doc: &Document, url: &Url| -> Vec<Url> {
-        extract_links(doc, url)
-            .into_iter()
-            .filter(|l| l.is_site_page())
-            .map(|l| l.url)
-            .collect()
-    };
-    let mut queue: std::collections::VecDeque<Url> = site_links(key_doc, key_url).into();
-    let listed = source.page_urls().map(|urls| {
-        let urls: Vec<Url> = urls.into_iter().filter(|u| same_site(u, key_url)).collect();
-        crate::pagelevel::sitelevel::sample_indices(urls.len(), n, seed)
-            .into_iter()
-            .map(|i| urls[i].clone())
-            .collect::<Vec<_>>()
-    });
-    let follow = listed.is_none();
-    if let Some(listed) = listed {
-        queue.extend(listed);
-    }
-    let (mut docs, mut loads, mut other) = (Vec::new(), 0usize, 0usize);
-    while let Some(url) = queue.pop_front() {
-        if loads >= n {
-            break;
-        }
-        if !seen.insert(source.canonical_url(&url).to_string()) {
-            continue;
-        }
-        loads += 1;
-        let Ok(p) = source.load(&url) else { continue };
-        let d = p.parse();
-        if Fingerprint::of(&d).jaccard(&key_print) < similarity {
-            other += 1;
-            continue;
-        }
-        if follow && queue.len() < 20 * n {
-            queue.extend(site_links(&d, &p.final_url));
-        }
-        docs.push(d);
-    }
-    let note = (other > 0).then(|| {
-        format!("{other} of {loads} sampled pages have another template and were left out")
-    });
-    (docs, note)
-}
-
-/// TemEx / HybEx: siblings in a complete subdigraph, mapped against the key page.
-fn mapping_template(
-    source: &dyn PageSource,
-    key_url: &Url,
-    doc: Document,
-    key_page: Duration,
-    config: &TemplateConfig,
-) -> TemplateResult {
-    let page_url = key_url;
-
-    let t1 = Instant::now();
-    let key_index = MapIndex::new(&doc);
-    let key_body = body_elements(&doc);
-    let guard = |other: &Document| -> Option<(Mapping, f64)> {
-        let other_index = MapIndex::new(other);
-        let m = etdm(&key_index, &other_index, &config.equality);
-        let mapped = count_mapped_body(&doc, &m);
-        let dice = 2.0 * mapped as f64 / (key_body + body_elements(other)).max(1) as f64;
-        (dice >= config.guard).then_some((m, dice))
-    };
-    let outcome = find_complete_subdigraph(source, &doc, page_url, &config.cs_config(), &guard);
-    let siblings = t1.elapsed();
-
-    let t2 = Instant::now();
-    let mut notes = Vec::new();
-    let mut used: Vec<&crate::siblings::LoadedPage<(Mapping, f64)>> =
-        outcome.pages.iter().collect();
-    if used.len() < config.cs_size && !outcome.others.is_empty() {
-        // No n-CS on this site: the pages already loaded that passed the template guard
-        // complete the set, so that one sibling's content cannot pass for template (no
-        // extra loads). Least similar first: near-duplicates of the key page (the same
-        // listing sorted differently, a search page showing the same topics) share its
-        // content, and the guard already vouches for the template.
-        let mut others: Vec<_> = outcome.others.iter().collect();
-        others.sort_by(|a, b| a.data.1.total_cmp(&b.data.1));
-        let topped = others.into_iter().take(config.cs_size - used.len());
-        used.extend(topped);
-        notes.push(format!(
-            "found a {}-CS (asked for {}); compared with {} pages",
-            outcome.pages.len(),
-            config.cs_size,
-            used.len()
-        ));
-    }
-    let mappings: Vec<&Mapping> = used.iter().map(|p| &p.data.0).collect();
-    let mut method = config.method;
-    let mut segments = Vec::new();
-    let template = if mappings.is_empty() {
-        notes.push(match outcome.stop {
-            StopReason::NoLinks => "key page has no usable same-site links".into(),
-            _ => format!(
-                "no sibling page shares the key page's template ({} loaded, {} refused by the guard, {} failed)",
-                outcome.rejected.len() + outcome.others.len() + outcome.failed.len(),
-                outcome.rejected.len(),
-                outcome.failed.len()
-            ),
-        });
-        if config.fallback {
-            let r =
-                crate::pagelevel::detect(&doc, Some(page_url), config.model(), &config.pagelevel);
-            notes.push("page-level detection instead (PAGELEVEL fallback)".into());
-            method = Method::PageLevel;
-            segments = r.segments;
-            r.template
-        } else {
-            notes.push("no template".into());
-            vec![false; doc.len()]
-        }
-    } else {
-        if mappings.len() < config.cs_size && outcome.others.is_empty() {
-            notes.push(format!(
-                "found a {}-CS (asked for {})",
-                mappings.len(),
-                config.cs_size
-            ));
-        }
-        let needed = config
-            .votes
-            .unwrap_or(mappings.len())
-            .clamp(1, mappings.len());
-        let mut template = decide(&doc, &key_index, &mappings, needed, config.rule);
-        if config.prior && needed > 1 {
-            // PAGELEVEL breaks ties: a node one vote short is template when the page-level
-            // detector says so.
-            let short = decide(&doc, &key_index, &mappings, needed - 1, config.rule);
-            let pl =
-                crate::pagelevel::detect(&doc, Some(page_url), config.model(), &config.pagelevel);
-            for i in 0..template.len() {
-                template[i] |= short[i] && pl.template[i];
-            }
-        }
-        if config.method == Method::HybEx
-            && protect_main_content(&doc, &mut template) == Protection::Implausible
-        {
-            // Without the page-level step, HybEx's relaxed vote would let content shared by
-            // two siblings pass as template: vote as TemEx does.
-            notes.push(
-                "page-level content region holds most of the template: ignored, all CS pages must agree"
-                    .into(),
-            );
-            template = decide(&doc, &key_index, &mappings, mappings.len(), config.rule);
-        }
-        template
-    };
-    let mapping = t2.elapsed();
-    TemplateResult {
-        fallback: method != config.method,
-        method,
-        segments,
-        key_url: page_url.clone(),
-        template,
-        cs_pages: used.iter().map(|p| p.url.clone()).collect(),
-        rejected: outcome.rejected,
-        stop: outcome.stop,
-        loads: LoadStats::default(),
-        timings: Timings {
-            key_page,
-            siblings,
-            mapping,
-            total: Duration::ZERO,
-        },
-        notes,
-        doc,
-    }
-}
-
-/// TemEx/HybEx without the search: the template of `doc` from its mappings to pages known
-/// to share its template (a batch cluster's reference pages), taken in the given order until
-/// `config.cs_size` have passed the template guard. Returns the template and how many
-/// references voted (an empty template when none did).
-pub fn template_against(
-    doc: &Document,
-    references: &[&MapIndex<'_>],
-    config: &TemplateConfig,
-) -> (Vec<bool>, usize) {
-    let index = MapIndex::new(doc);
-    let body = body_elements(doc);
-    let mappings: Vec<Mapping> = references
-        .iter()
-        .filter_map(|r| {
-            let m = etdm(&index, r, &config.equality);
-            let mapped = count_mapped_body(doc, &m);
-            let dice = 2.0 * mapped as f64 / (body + body_elements(r.doc)).max(1) as f64;
-            (dice >= config.guard).then_some(m)
-        })
-        .take(config.cs_size.max(1))
-        .collect();
-    if mappings.is_empty() {
-        return (vec![false; doc.len()], 0);
-    }
-    let refs: Vec<&Mapping> = mappings.iter().collect();
-    let needed = config.votes.unwrap_or(refs.len()).clamp(1, refs.len());
-    let mut template = decide(doc, &index, &refs, needed, config.rule);
-    if config.method == Method::HybEx
-        && protect_main_content(doc, &mut template) == Protection::Implausible
-    {
-        template = decide(doc, &index, &refs, refs.len(), config.rule);
-    }
-    (template, refs.len())
-}
-
-/// What [`protect_main_content`] did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Protection {
-    /// The page-level main content was taken out of the template.
-    Applied,
-    /// The detector's region holds most of the template (a wrapper, the body): left alone.
-    Implausible,
-    /// The page has no text to detect content in.
-    NoContent,
-}
-
-/// HybEx's page-level step: the main content the page-level detector finds is never
-/// template — unless that region holds most of what the site-level method calls template,
-/// in which case the page-level guess is the implausible one and nothing changes.
-pub fn protect_main_content(doc: &Document, template: &mut [bool]) -> Protection {
-    let content = page_content(doc, &ContentConfig::default());
-    let Some(root) = content.root else {
-        return Protection::NoContent;
-    };
-    let at = |i: u32| template.get(i as usize).copied().unwrap_or(false);
-    let tpl_total = (0..template.len() as u32).filter(|i| at(*i)).count();
-    let tpl_inside = doc.subtree(root).filter(|i| at(*i)).count();
-    if tpl_inside * 2 > tpl_total {
-        return Protection::Implausible;
-    }
-    for i in doc.subtree(root) {
-        if let Some(t) = template.get_mut(i as usize) {
-            *t = false;
-        }
-    }
-    Protection::Applied
-}
-
-/// Element descendants of `<body>`: the scoring unit and the guard's size measure.
-pub fn body_elements(doc: &Document) -> usize {
-    doc.body().map_or(0, |b| {
-        doc.descendants(b)
-            .filter(|d| doc.element(*d).is_some())
-            .count()
-    })
-}
-
-fn count_mapped_body(doc: &Document, m: &Mapping) -> usize {
-    doc.body().map_or(0, |b| {
-        doc.descendants(b)
-            .filter(|d| doc.element(*d).is_some() && m.is_mapped(*d))
-            .count()
-    })
-}
-
-/// Combine the CS mappings into the template: votes, then the rule.
-fn decide(
-    doc: &Document,
-    index: &MapIndex<'_>,
-    mappings: &[&Mapping],
-    needed: usize,
-    rule: TemplateRule,
-) -> Vec<bool> {
-    use crate::mapping::index::Kind;
-    let n = doc.len();
-    let mapped: Vec<bool> = (0..n)
-        .map(|i| {
-            let id = NodeId(i as u32);
-            mappings.iter().filter(|m| m.is_mapped(id)).count() >= needed
-        })
-        .collect();
-    match rule {
-        TemplateRule::Mapped => mapped,
-        TemplateRule::TextEvidence => {
-            // Bottom-up: does the subtree hold text, and does it hold template text?
-            let mut has_text = vec![false; n];
-            let mut has_tpl_text = vec![false; n];
-            for id in doc.ids().rev() {
-                let i = id.index();
-                if index.kind(id) == Kind::Text {
-                    has_text[i] = true;
-                    has_tpl_text[i] = mapped[i];
-                }
-                if let Some(p) = doc.parent(id) {
-                    has_text[p.index()] |= has_text[i];
-                    has_tpl_text[p.index()] |= has_tpl_text[i];
-                }
-            }
-            // Top-down: textless elements follow their parent.
-            let mut template = vec![false; n];
-            for id in doc.ids() {
-                let i = id.index();
-                let parent_tpl = doc.parent(id).is_none_or(|p| template[p.index()]);
-                template[i] = mapped[i]
-                    && match index.kind(id) {
-                        Kind::Text => true,
-                        _ => has_tpl_text[i] || (!has_text[i] && parent_tpl),
-                    };
-            }
-            template
-        }
-    }
 }

@@ -1,0 +1,294 @@
+//! TemEx and HybEx: the key page mapped onto pages that share its template, and the vote
+//! that turns the mappings into a template. The guard and the vote are written once here and
+//! used by both forms of the methods: the interactive one ([`mapping_template`]: siblings
+//! found by the CS search) and batch's HybEx model ([`super::model`]: a cluster's reference
+//! pages).
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use url::Url;
+
+use super::{Method, TemplateConfig, TemplateResult, Timings};
+use crate::dom::{Document, NodeId};
+use crate::extract::{ContentConfig, page_content};
+use crate::mapping::{MapIndex, Mapping, etdm};
+use crate::siblings::cs::{StopReason, find_complete_subdigraph};
+use crate::source::{LoadStats, PageSource};
+
+/// How a mapped node becomes template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TemplateRule {
+    /// TemEx as published: every mapped node is template.
+    Mapped,
+    /// Mapped and backed by mapped text (see [the module docs](super)).
+    #[default]
+    TextEvidence,
+}
+
+/// The template guard: a page is compared with the page whose template is sought only when
+/// their structures overlap enough (Dice coefficient of mapped `<body>` elements at least
+/// `config.guard`), so that pages of another template under the same host, or redirect
+/// stubs, neither vote nor empty the template.
+pub(crate) struct Guard<'a> {
+    index: &'a MapIndex<'a>,
+    body: usize,
+    config: &'a TemplateConfig,
+}
+
+impl<'a> Guard<'a> {
+    /// The guard of the page indexed by `index`.
+    pub(crate) fn new(index: &'a MapIndex<'a>, config: &'a TemplateConfig) -> Self {
+        Guard {
+            index,
+            body: body_elements(index.doc),
+            config,
+        }
+    }
+
+    /// The mapping of the guarded page onto `other` and their overlap, if `other` passes.
+    pub(crate) fn check(&self, other: &MapIndex<'_>) -> Option<(Mapping, f64)> {
+        let m = etdm(self.index, other, &self.config.equality);
+        let mapped = count_mapped_body(self.index.doc, &m);
+        let dice = 2.0 * mapped as f64 / (self.body + body_elements(other.doc)).max(1) as f64;
+        (dice >= self.config.guard).then_some((m, dice))
+    }
+}
+
+/// The vote: the template of the page indexed by `index` from its mappings onto pages that
+/// passed the guard (at least one). A node is mapped when `config.votes` of them map it
+/// (all by default), then [`TemplateRule`] decides; with `config.prior`, a node one vote
+/// short is template when PAGELEVEL says so; HybEx then takes the page-level main content
+/// out of the template, or, when that region holds most of the template, votes again as
+/// TemEx does (the note says so).
+pub(crate) fn vote(
+    index: &MapIndex<'_>,
+    mappings: &[&Mapping],
+    config: &TemplateConfig,
+    url: Option<&Url>,
+) -> (Vec<bool>, Option<String>) {
+    let doc = index.doc;
+    let needed = config
+        .votes
+        .unwrap_or(mappings.len())
+        .clamp(1, mappings.len());
+    let mut template = decide(doc, index, mappings, needed, config.rule);
+    if config.prior && needed > 1 {
+        // PAGELEVEL breaks ties: a node one vote short is template when the page-level
+        // detector says so.
+        let short = decide(doc, index, mappings, needed - 1, config.rule);
+        let pl = crate::pagelevel::detect(doc, url, config.model(), &config.pagelevel);
+        for i in 0..template.len() {
+            template[i] |= short[i] && pl.template[i];
+        }
+    }
+    let mut note = None;
+    if config.method == Method::HybEx
+        && protect_main_content(doc, &mut template) == Protection::Implausible
+    {
+        // Without the page-level step, HybEx's relaxed vote would let content shared by
+        // two siblings pass as template: vote as TemEx does.
+        note = Some(
+            "page-level content region holds most of the template: ignored, all CS pages must agree"
+                .into(),
+        );
+        template = decide(doc, index, mappings, mappings.len(), config.rule);
+    }
+    (template, note)
+}
+
+/// TemEx / HybEx: siblings in a complete subdigraph, mapped against the key page.
+pub(super) fn mapping_template(
+    source: &dyn PageSource,
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+) -> TemplateResult {
+    let page_url = key_url;
+
+    let t1 = Instant::now();
+    let key_index = MapIndex::new(&doc);
+    let key_guard = Guard::new(&key_index, config);
+    let guard = |other: &Document| key_guard.check(&MapIndex::new(other));
+    let outcome = find_complete_subdigraph(source, &doc, page_url, &config.cs_config(), &guard);
+    let siblings = t1.elapsed();
+
+    let t2 = Instant::now();
+    let mut notes = Vec::new();
+    let mut used: Vec<&crate::siblings::LoadedPage<(Mapping, f64)>> =
+        outcome.pages.iter().collect();
+    if used.len() < config.cs_size && !outcome.others.is_empty() {
+        // No n-CS on this site: the pages already loaded that passed the template guard
+        // complete the set, so that one sibling's content cannot pass for template (no
+        // extra loads). Least similar first: near-duplicates of the key page (the same
+        // listing sorted differently, a search page showing the same topics) share its
+        // content, and the guard already vouches for the template.
+        let mut others: Vec<_> = outcome.others.iter().collect();
+        others.sort_by(|a, b| a.data.1.total_cmp(&b.data.1));
+        let topped = others.into_iter().take(config.cs_size - used.len());
+        used.extend(topped);
+        notes.push(format!(
+            "found a {}-CS (asked for {}); compared with {} pages",
+            outcome.pages.len(),
+            config.cs_size,
+            used.len()
+        ));
+    }
+    let mappings: Vec<&Mapping> = used.iter().map(|p| &p.data.0).collect();
+    let mut method = config.method;
+    let mut segments = Vec::new();
+    let template = if mappings.is_empty() {
+        notes.push(match outcome.stop {
+            StopReason::NoLinks => "key page has no usable same-site links".into(),
+            _ => format!(
+                "no sibling page shares the key page's template ({} loaded, {} refused by the guard, {} failed)",
+                outcome.rejected.len() + outcome.others.len() + outcome.failed.len(),
+                outcome.rejected.len(),
+                outcome.failed.len()
+            ),
+        });
+        if config.fallback {
+            let r =
+                crate::pagelevel::detect(&doc, Some(page_url), config.model(), &config.pagelevel);
+            notes.push("page-level detection instead (PAGELEVEL fallback)".into());
+            method = Method::PageLevel;
+            segments = r.segments;
+            r.template
+        } else {
+            notes.push("no template".into());
+            vec![false; doc.len()]
+        }
+    } else {
+        if mappings.len() < config.cs_size && outcome.others.is_empty() {
+            notes.push(format!(
+                "found a {}-CS (asked for {})",
+                mappings.len(),
+                config.cs_size
+            ));
+        }
+        let (template, note) = vote(&key_index, &mappings, config, Some(page_url));
+        notes.extend(note);
+        template
+    };
+    let mapping = t2.elapsed();
+    TemplateResult {
+        fallback: method != config.method,
+        method,
+        segments,
+        key_url: page_url.clone(),
+        template,
+        cs_pages: used.iter().map(|p| p.url.clone()).collect(),
+        rejected: outcome.rejected,
+        stop: outcome.stop,
+        loads: LoadStats::default(),
+        timings: Timings {
+            key_page,
+            siblings,
+            mapping,
+            total: Duration::ZERO,
+        },
+        notes,
+        doc,
+    }
+}
+
+/// What [`protect_main_content`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protection {
+    /// The page-level main content was taken out of the template.
+    Applied,
+    /// The detector's region holds most of the template (a wrapper, the body): left alone.
+    Implausible,
+    /// The page has no text to detect content in.
+    NoContent,
+}
+
+/// HybEx's page-level step: the main content the page-level detector finds is never
+/// template — unless that region holds most of what the site-level method calls template,
+/// in which case the page-level guess is the implausible one and nothing changes.
+pub fn protect_main_content(doc: &Document, template: &mut [bool]) -> Protection {
+    let content = page_content(doc, &ContentConfig::default());
+    let Some(root) = content.root else {
+        return Protection::NoContent;
+    };
+    let at = |i: u32| template.get(i as usize).copied().unwrap_or(false);
+    let tpl_total = (0..template.len() as u32).filter(|i| at(*i)).count();
+    let tpl_inside = doc.subtree(root).filter(|i| at(*i)).count();
+    if tpl_inside * 2 > tpl_total {
+        return Protection::Implausible;
+    }
+    for i in doc.subtree(root) {
+        if let Some(t) = template.get_mut(i as usize) {
+            *t = false;
+        }
+    }
+    Protection::Applied
+}
+
+/// Element descendants of `<body>`: the scoring unit and the guard's size measure.
+pub fn body_elements(doc: &Document) -> usize {
+    doc.body().map_or(0, |b| {
+        doc.descendants(b)
+            .filter(|d| doc.element(*d).is_some())
+            .count()
+    })
+}
+
+fn count_mapped_body(doc: &Document, m: &Mapping) -> usize {
+    doc.body().map_or(0, |b| {
+        doc.descendants(b)
+            .filter(|d| doc.element(*d).is_some() && m.is_mapped(*d))
+            .count()
+    })
+}
+
+/// Combine the CS mappings into the template: votes, then the rule.
+fn decide(
+    doc: &Document,
+    index: &MapIndex<'_>,
+    mappings: &[&Mapping],
+    needed: usize,
+    rule: TemplateRule,
+) -> Vec<bool> {
+    use crate::mapping::index::Kind;
+    let n = doc.len();
+    let mapped: Vec<bool> = (0..n)
+        .map(|i| {
+            let id = NodeId(i as u32);
+            mappings.iter().filter(|m| m.is_mapped(id)).count() >= needed
+        })
+        .collect();
+    match rule {
+        TemplateRule::Mapped => mapped,
+        TemplateRule::TextEvidence => {
+            // Bottom-up: does the subtree hold text, and does it hold template text?
+            let mut has_text = vec![false; n];
+            let mut has_tpl_text = vec![false; n];
+            for id in doc.ids().rev() {
+                let i = id.index();
+                if index.kind(id) == Kind::Text {
+                    has_text[i] = true;
+                    has_tpl_text[i] = mapped[i];
+                }
+                if let Some(p) = doc.parent(id) {
+                    has_text[p.index()] |= has_text[i];
+                    has_tpl_text[p.index()] |= has_tpl_text[i];
+                }
+            }
+            // Top-down: textless elements follow their parent.
+            let mut template = vec![false; n];
+            for id in doc.ids() {
+                let i = id.index();
+                let parent_tpl = doc.parent(id).is_none_or(|p| template[p.index()]);
+                template[i] = mapped[i]
+                    && match index.kind(id) {
+                        Kind::Text => true,
+                        _ => has_tpl_text[i] || (!has_text[i] && parent_tpl),
+                    };
+            }
+            template
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! HybEx at crawl scale: a cluster's pool of reference pages, each page mapped onto the pool
+//! pages least like it that pass the template guard, with the cluster's SITELEVEL model for
+//! pages no reference maps.
+
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::{ModelPage, TemplateModel, blob_to_u64s, u64s_to_blob};
+use crate::cluster::Fingerprint;
+use crate::dom::{Document, parse_bytes_lean};
+use crate::mapping::{MapIndex, Mapping};
+use crate::method::Method;
+use crate::pagelevel::SiteLevelModel;
+use crate::pagelevel::sitelevel::stable_hash_bytes;
+use crate::template::{Guard, TemplateConfig, protect_main_content, vote};
+
+/// A page kept as a reference of its template cluster: pages of the cluster are mapped
+/// against it (TemEx/HybEx without the search).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReferencePage {
+    /// Its URL, when known.
+    pub url: Option<String>,
+    /// Its undecoded body.
+    #[serde(skip)]
+    pub body: Vec<u8>,
+    /// Its transport charset.
+    pub charset: Option<String>,
+}
+
+/// HybEx's learned template: a pool of the cluster's pages (each page is mapped onto the pool
+/// pages least like it that pass the template guard, as HybEx's menu siblings are pages of
+/// other types), with the cluster's SITELEVEL model for pages no reference maps. The pool is
+/// parsed once, when the model is made.
+#[derive(Debug, Clone)]
+pub struct HybExModel {
+    references: Vec<ReferencePage>,
+    sitelevel: SiteLevelModel,
+    /// The references parsed (as batch parses pages for HybEx), their fingerprints, and the
+    /// hashes of their bodies: a page never votes on itself.
+    docs: Vec<Document>,
+    prints: Vec<Fingerprint>,
+    bodies: Vec<u64>,
+}
+
+impl PartialEq for HybExModel {
+    /// Models are equal when they were learned alike (the parses follow from the pages).
+    fn eq(&self, other: &Self) -> bool {
+        self.references == other.references && self.sitelevel == other.sitelevel
+    }
+}
+
+/// HybEx's settings for mapping pages onto references: CS size 3, 2 votes.
+static HYBEX: LazyLock<TemplateConfig> = LazyLock::new(TemplateConfig::hybex);
+
+impl HybExModel {
+    /// The model of a reference pool and the SITELEVEL model of the same sample.
+    pub fn new(references: Vec<ReferencePage>, sitelevel: SiteLevelModel) -> Self {
+        let docs: Vec<Document> = references
+            .iter()
+            .map(|r| parse_bytes_lean(&r.body, r.charset.as_deref()))
+            .collect();
+        HybExModel {
+            prints: docs.iter().map(Fingerprint::of).collect(),
+            bodies: references
+                .iter()
+                .map(|r| stable_hash_bytes(&r.body))
+                .collect(),
+            docs,
+            references,
+            sitelevel,
+        }
+    }
+
+    /// The reference pool.
+    pub fn references(&self) -> &[ReferencePage] {
+        &self.references
+    }
+
+    /// SITELEVEL over the sample the pool came from.
+    pub fn sitelevel(&self) -> &SiteLevelModel {
+        &self.sitelevel
+    }
+
+    /// Mapping indexes of the references, built once for many pages.
+    pub(super) fn index(&self) -> Vec<MapIndex<'_>> {
+        self.docs.iter().map(MapIndex::new).collect()
+    }
+
+    /// The page's template: mapped onto the references least like it that pass the guard
+    /// (never onto itself), voted as HybEx does; when no reference passes, the SITELEVEL
+    /// model with HybEx's page-level step. `references` are [`Self::index`]'s.
+    pub(super) fn template_mask(
+        &self,
+        references: &[MapIndex<'_>],
+        page: &ModelPage<'_>,
+    ) -> Vec<bool> {
+        // Like the CS of HybEx (menu pages: other page types of the same layout), the
+        // references are the pool's pages least like this one that still pass the template
+        // guard: pages of its own type would share its type's content ("Add to cart",
+        // "Reviews") and vote it template. Never itself.
+        let own = stable_hash_bytes(page.body);
+        let mut order: Vec<(f64, usize)> = self
+            .prints
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.bodies[*i] != own)
+            .map(|(i, p)| (p.jaccard(page.print), i))
+            .collect();
+        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let config = &*HYBEX;
+        let index = MapIndex::new(page.doc);
+        let guard = Guard::new(&index, config);
+        let mappings: Vec<Mapping> = order
+            .iter()
+            .filter_map(|(_, i)| guard.check(&references[*i]).map(|(m, _)| m))
+            .take(config.cs_size.max(1))
+            .collect();
+        if mappings.is_empty() {
+            // No reference shares enough structure: the cluster's SITELEVEL model.
+            let mut mask = self.sitelevel.template_mask(page.doc);
+            protect_main_content(page.doc, &mut mask);
+            return mask;
+        }
+        let refs: Vec<&Mapping> = mappings.iter().collect();
+        vote(&index, &refs, config, None).0
+    }
+}
+
+/// The pool's parameters (URLs, charsets, body lengths, SITELEVEL's) as JSON.
+#[derive(Serialize, Deserialize)]
+struct Params {
+    pages: Vec<ReferencePage>,
+    lengths: Vec<usize>,
+    sitelevel: SiteLevelParams,
+    hashes: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SiteLevelParams {
+    pages: usize,
+    cover: f64,
+}
+
+impl TemplateModel for HybExModel {
+    const METHOD: Method = Method::HybEx;
+    const SCHEME: u32 = 1;
+
+    /// The SITELEVEL hashes then the reference bodies, one after the other, in the blob.
+    fn encode(&self) -> (String, Vec<u8>) {
+        let lens: Vec<usize> = self.references.iter().map(|r| r.body.len()).collect();
+        let params = serde_json::json!({
+            "pages": self.references,
+            "lengths": lens,
+            "sitelevel": {"pages": self.sitelevel.pages, "cover": self.sitelevel.cover},
+            "hashes": self.sitelevel.hashes.len(),
+        })
+        .to_string();
+        let mut blob = u64s_to_blob(&self.sitelevel.hashes);
+        for r in &self.references {
+            blob.extend_from_slice(&r.body);
+        }
+        (params, blob)
+    }
+
+    fn decode(params: &str, blob: &[u8]) -> Result<Self, String> {
+        let p: Params = serde_json::from_str(params).map_err(|e| e.to_string())?;
+        let hash_bytes = p.hashes.checked_mul(8).ok_or("hash count overflows")?;
+        let total = p
+            .lengths
+            .iter()
+            .try_fold(hash_bytes, |a, l| a.checked_add(*l));
+        if p.pages.len() != p.lengths.len() || total != Some(blob.len()) {
+            return Err("model sizes do not match the blob".into());
+        }
+        let hashes = blob_to_u64s(&blob[..hash_bytes])?;
+        let mut at = hash_bytes;
+        let mut references = p.pages;
+        for (page, len) in references.iter_mut().zip(p.lengths) {
+            page.body = blob[at..at + len].to_vec();
+            at += len;
+        }
+        Ok(HybExModel::new(
+            references,
+            SiteLevelModel {
+                pages: p.sitelevel.pages,
+                cover: p.sitelevel.cover,
+                hashes,
+            },
+        ))
+    }
+
+    fn entries(&self) -> usize {
+        self.references.len()
+    }
+
+    fn encoded_entries(params: &str, _blob_len: usize) -> Option<usize> {
+        #[derive(Deserialize)]
+        struct Pages {
+            pages: Vec<serde::de::IgnoredAny>,
+        }
+        serde_json::from_str::<Pages>(params)
+            .ok()
+            .map(|p| p.pages.len())
+    }
+
+    fn summary(&self) -> serde_json::Value {
+        serde_json::json!({
+            "reference_pages": self.references.iter().map(|r| serde_json::json!({
+                "url": r.url,
+                "bytes": r.body.len(),
+            })).collect::<Vec<_>>(),
+            "sitelevel_frequent_hashes": self.sitelevel.hashes.len(),
+        })
+    }
+}

@@ -1,0 +1,162 @@
+//! The methods that learn from a sample of the key page's site (SITELEVEL, table chunks):
+//! the sample, then the learned model applied to the key page.
+
+use std::time::{Duration, Instant};
+
+use url::Url;
+
+use super::{Method, TemplateConfig, TemplateResult, lone_result};
+use crate::dom::Document;
+use crate::pagelevel::SiteLevel;
+use crate::source::PageSource;
+
+/// The methods that learn from a sample of the key page's template cluster (SITELEVEL,
+/// table chunks): load the sample, let `learn` make the key page's template (and notes) from
+/// the key page and the sample, time both phases.
+fn sample_template(
+    method: Method,
+    source: &dyn PageSource,
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+    learn: impl FnOnce(&Document, &[Document]) -> (Vec<bool>, Option<String>),
+) -> TemplateResult {
+    let t = Instant::now();
+    let (sample, note) = site_sample(source, key_url, &doc, config.site_pages, config.seed);
+    let siblings = t.elapsed();
+    let t2 = Instant::now();
+    let (template, learn_note) = learn(&doc, &sample);
+    let mut result = lone_result(method, key_url, doc, template, key_page);
+    result.timings.siblings = siblings;
+    result.timings.mapping = t2.elapsed();
+    result.notes.extend(note);
+    if sample.is_empty() {
+        result
+            .notes
+            .push("no other page of the site shares the key page's template: no template".into());
+    }
+    result.notes.extend(learn_note);
+    result
+}
+
+/// SITELEVEL: hash the key page and a sample of its site's pages; recurring fragments are
+/// template.
+pub(super) fn sitelevel_template(
+    source: &dyn PageSource,
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+) -> TemplateResult {
+    sample_template(
+        Method::SiteLevel,
+        source,
+        key_url,
+        doc,
+        key_page,
+        config,
+        |doc, sample| {
+            let mut freq = SiteLevel::new();
+            freq.add(doc);
+            for d in sample {
+                freq.add(d);
+            }
+            (freq.template_mask(doc, &config.sitelevel), None)
+        },
+    )
+}
+
+/// Table text chunks: learn the chunks recurring on the key page and a sample of its
+/// template cluster, apply them to the key page.
+pub(super) fn tablechunk_template(
+    source: &dyn PageSource,
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+) -> TemplateResult {
+    sample_template(
+        Method::TableChunk,
+        source,
+        key_url,
+        doc,
+        key_page,
+        config,
+        |doc, sample| {
+            let model =
+                crate::tablechunk::learn(std::iter::once(doc).chain(sample), &config.tablechunk);
+            let by_fraction = (config.tablechunk.fraction * model.pages as f64).ceil();
+            let note = (!sample.is_empty() && by_fraction < f64::from(model.threshold)).then(|| {
+            format!(
+                "only {} pages share the key page's template: a chunk must recur on {} of them",
+                model.pages, model.threshold
+            )
+        });
+            (model.template_mask(doc), note)
+        },
+    )
+}
+
+/// Up to `n` other pages of the key page's site that share its template (their template
+/// fingerprints are similar, [`crate::cluster`]), out of at most `n` loads: first the pages
+/// the key page links to (menus lead to pages of the same template), then a seeded sample of
+/// the pages the source can list, else pages found by following links breadth-first.
+pub fn site_sample(
+    source: &dyn PageSource,
+    key_url: &Url,
+    key_doc: &Document,
+    n: usize,
+    seed: u64,
+) -> (Vec<Document>, Option<String>) {
+    use crate::cluster::{ClusterConfig, Fingerprint};
+    use crate::links::{extract_links, same_site};
+    let similarity = ClusterConfig::default().similarity;
+    let key_print = Fingerprint::of(key_doc);
+    let key = source.canonical_url(key_url);
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(key.to_string());
+    let site_links = |doc: &Document, url: &Url| -> Vec<Url> {
+        extract_links(doc, url)
+            .into_iter()
+            .filter(|l| l.is_site_page())
+            .map(|l| l.url)
+            .collect()
+    };
+    let mut queue: std::collections::VecDeque<Url> = site_links(key_doc, key_url).into();
+    let listed = source.page_urls().map(|urls| {
+        let urls: Vec<Url> = urls.into_iter().filter(|u| same_site(u, key_url)).collect();
+        crate::pagelevel::sitelevel::sample_indices(urls.len(), n, seed)
+            .into_iter()
+            .map(|i| urls[i].clone())
+            .collect::<Vec<_>>()
+    });
+    let follow = listed.is_none();
+    if let Some(listed) = listed {
+        queue.extend(listed);
+    }
+    let (mut docs, mut loads, mut other) = (Vec::new(), 0usize, 0usize);
+    while let Some(url) = queue.pop_front() {
+        if loads >= n {
+            break;
+        }
+        if !seen.insert(source.canonical_url(&url).to_string()) {
+            continue;
+        }
+        loads += 1;
+        let Ok(p) = source.load(&url) else { continue };
+        let d = p.parse();
+        if Fingerprint::of(&d).jaccard(&key_print) < similarity {
+            other += 1;
+            continue;
+        }
+        if follow && queue.len() < 20 * n {
+            queue.extend(site_links(&d, &p.final_url));
+        }
+        docs.push(d);
+    }
+    let note = (other > 0).then(|| {
+        format!("{other} of {loads} sampled pages have another template and were left out")
+    });
+    (docs, note)
+}
