@@ -603,51 +603,6 @@ impl TemplateStore {
         Ok(())
     }
 
-    /// Store templates learned by one run, as the next version of each site when the site
-    /// had none yet this run; together with the run's record, in one transaction (all or
-    /// nothing, so an interrupted run leaves the store as it was).
-    pub fn save(
-        &mut self,
-        templates: &[NewTemplate],
-        relearned_sites: &[String],
-        run: Option<(&str, &str)>,
-    ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
-        {
-            let mut next_version = tx.prepare_cached(
-                "SELECT COALESCE(MAX(version), 0) FROM templates WHERE site = ?1",
-            )?;
-            let mut insert = tx.prepare_cached(INSERT_TEMPLATE)?;
-            let mut versions: std::collections::HashMap<&str, i64> = Default::default();
-            for t in templates {
-                let version = match versions.get(t.site.as_str()) {
-                    Some(v) => *v,
-                    None => {
-                        let max: i64 = next_version.query_row(params![t.site], |r| r.get(0))?;
-                        // New clusters of a known site join its current version; a relearned
-                        // site starts a new one.
-                        let v = if max == 0 || relearned_sites.contains(&t.site) {
-                            max + 1
-                        } else {
-                            max
-                        };
-                        versions.insert(&t.site, v);
-                        v
-                    }
-                };
-                insert_template(&mut insert, &t.site, t, version, None)?;
-            }
-            if let Some((key, description)) = run {
-                tx.execute(
-                    "INSERT OR REPLACE INTO runs (key, description) VALUES (?1, ?2)",
-                    params![key, description],
-                )?;
-            }
-        }
-        tx.commit()?;
-        Ok(())
-    }
-
     /// Whether a run with this key has started with this store (see [`Self::begin_run`]).
     pub fn has_run(&self, key: &str) -> Result<bool, StoreError> {
         Ok(self
@@ -743,15 +698,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         let mut s = TemplateStore::open(&path).unwrap();
-        s.save(
-            &[
-                tpl("a.example", 0, vec![1, 5, 9]),
-                tpl("b.example", 0, vec![2]),
-            ],
-            &[],
-            Some(("run1", "test")),
-        )
-        .unwrap();
+        s.begin_run("run1", "test").unwrap();
+        for t in [
+            tpl("a.example", 0, vec![1, 5, 9]),
+            tpl("b.example", 0, vec![2]),
+        ] {
+            s.save_learned(&t.site.clone(), &[t], false, "run1")
+                .unwrap();
+        }
         assert!(s.has_run("run1").unwrap());
         assert!(!s.has_run("run2").unwrap());
         drop(s);
@@ -763,9 +717,12 @@ mod tests {
         assert_eq!(a[0].core, Fingerprint(vec![1, 2, 3]));
         assert_eq!(a[0].model, tpl("a.example", 0, vec![1, 5, 9]).model);
         // A new cluster of a known site joins its version; relearning makes version 2.
-        s.save(&[tpl("a.example", 1, vec![3])], &[], None).unwrap();
+        s.begin_run("run2", "test").unwrap();
+        s.save_learned("a.example", &[tpl("a.example", 1, vec![3])], false, "run2")
+            .unwrap();
         assert_eq!(s.site_templates("a.example").unwrap().len(), 2);
-        s.save(&[tpl("a.example", 0, vec![4])], &["a.example".into()], None)
+        s.begin_run("run3", "test").unwrap();
+        s.save_learned("a.example", &[tpl("a.example", 0, vec![4])], true, "run3")
             .unwrap();
         let a = s.site_templates("a.example").unwrap();
         assert_eq!((a.len(), a[0].version), (1, 2));
@@ -797,7 +754,14 @@ mod tests {
     #[test]
     fn runs_see_the_store_as_it_was_and_store_once() {
         let mut s = TemplateStore::in_memory().unwrap();
-        s.save(&[tpl("a.example", 0, vec![1])], &[], None).unwrap();
+        s.begin_run("earlier", "test").unwrap();
+        s.save_learned(
+            "a.example",
+            &[tpl("a.example", 0, vec![1])],
+            false,
+            "earlier",
+        )
+        .unwrap();
         assert!(!s.has_run("r").unwrap());
         s.begin_run("r", "test").unwrap();
         assert!(s.has_run("r").unwrap());
@@ -859,9 +823,22 @@ mod tests {
                      model BLOB NOT NULL, UNIQUE (site, version, cluster));",
             )
             .unwrap();
+            // Of this hash scheme (only the columns are old), with a row as templex wrote
+            // it then: no run, no model scheme.
+            conn.execute_batch(&format!(
+                "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 INSERT INTO meta VALUES ('hash_scheme', '{HASH_SCHEME}');"
+            ))
+            .unwrap();
+            let m = tpl("a.example", 0, vec![1]).model.encode();
+            conn.execute(
+                "INSERT INTO templates (site, cluster, method, version, pages, core, params, model)
+                 VALUES ('a.example', 0, ?1, 1, 10, ?2, ?3, ?4)",
+                params![m.method.name(), u64s_to_blob(&[1, 2, 3]), m.params, m.blob],
+            )
+            .unwrap();
         }
-        let mut s = TemplateStore::open(&path).unwrap();
-        s.save(&[tpl("a.example", 0, vec![1])], &[], None).unwrap();
+        let s = TemplateStore::open(&path).unwrap();
         let t = s.site_templates("a.example").unwrap();
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].run, None);
@@ -877,7 +854,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         let mut s = TemplateStore::open(&path).unwrap();
-        s.save(&[tpl("a.example", 0, vec![1])], &[], Some(("r", "test")))
+        s.begin_run("r", "test").unwrap();
+        s.save_learned("a.example", &[tpl("a.example", 0, vec![1])], false, "r")
             .unwrap();
         drop(s);
         let scheme = |v: Option<&str>| {
@@ -997,7 +975,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         let mut s = TemplateStore::open(&path).unwrap();
-        s.save(&[tpl("a.example", 0, vec![1])], &[], None).unwrap();
+        s.save_learned("a.example", &[tpl("a.example", 0, vec![1])], false, "r")
+            .unwrap();
         s.conn
             .execute("UPDATE templates SET model = x'0102'", [])
             .unwrap();

@@ -1,0 +1,222 @@
+//! Applying: a page's cluster found by its fingerprint, the cluster's learned model applied
+//! once, and the output record made of what the template does not claim (or of the
+//! page-level content extractor's choice when no template fits).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::cluster::Fingerprint;
+use crate::dom::{Document, NodeId, parse_bytes_lean, parse_bytes_text};
+use crate::extract::{content_text, non_template_mask, page_content, page_title};
+use crate::method::Method;
+use crate::template::model::{Applier, LearnedModel, ModelPage};
+
+use super::config::BatchConfig;
+use super::input::RecordIn;
+use super::output::OutRecord;
+
+/// Parse a page as a batch run's method reads it: lean, and for the methods that read text
+/// only, without the attributes they never look at.
+pub(super) fn parse_for(method: Method, body: &[u8], charset: Option<&str>) -> Document {
+    match method {
+        Method::TableChunk | Method::MainContent => parse_bytes_text(body, charset),
+        _ => parse_bytes_lean(body, charset),
+    }
+}
+
+/// One template cluster of a site, as the apply phase uses it.
+pub(super) struct ClusterTemplate {
+    pub(super) number: u32,
+    pub(super) core: Fingerprint,
+    /// Learned by an earlier run (pages matching it count as reuse).
+    pub(super) stored: bool,
+    pub(super) model: LearnedModel,
+}
+
+/// The templates of one site.
+pub(super) type SiteTemplates = Arc<Vec<Arc<ClusterTemplate>>>;
+
+/// A parsed page of the apply phase, with the cluster it belongs to.
+pub(super) struct ApplyPage {
+    pub(super) doc: Document,
+    pub(super) site: String,
+    pub(super) print: Fingerprint,
+    pub(super) cluster: Option<Arc<ClusterTemplate>>,
+}
+
+/// The stored cluster nearest to a page's fingerprint, if near enough.
+pub(super) fn nearest_cluster(
+    templates: &SiteTemplates,
+    print: &Fingerprint,
+    config: &BatchConfig,
+) -> Option<Arc<ClusterTemplate>> {
+    templates
+        .iter()
+        .map(|t| (t.core.jaccard(print), t))
+        .filter(|(s, _)| *s >= config.cluster.similarity)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.number.cmp(&a.1.number)))
+        .map(|(_, t)| t.clone())
+}
+
+/// The clusters' models ready to apply, per cluster (keyed by its address).
+pub(super) type Appliers<'a> = HashMap<usize, Applier<'a>>;
+
+/// Make the clusters' models ready to apply once per chunk (HybEx indexes its references).
+pub(super) fn prepare_appliers<'a>(
+    clusters: impl Iterator<Item = &'a Arc<ClusterTemplate>>,
+    appliers: &mut Appliers<'a>,
+) {
+    for c in clusters {
+        appliers
+            .entry(Arc::as_ptr(c) as usize)
+            .or_insert_with(|| c.model.applier());
+    }
+}
+
+pub(super) fn failed(seq: u64, input: String, url: Option<String>, error: String) -> OutRecord {
+    OutRecord {
+        seq,
+        input,
+        url,
+        site: None,
+        cluster: None,
+        method: None,
+        title: None,
+        text: None,
+        template_share: None,
+        error: Some(error),
+    }
+}
+
+pub(super) fn apply_one(
+    rec: &RecordIn,
+    page: &ApplyPage,
+    applier: Option<&Applier<'_>>,
+    config: &BatchConfig,
+) -> OutRecord {
+    let doc = &page.doc;
+    let body = doc.body().unwrap_or(NodeId::ROOT);
+    let template = page.cluster.as_ref().zip(applier).map(|(c, applier)| {
+        let model_page = ModelPage {
+            doc,
+            print: &page.print,
+            body: &rec.body,
+        };
+        (
+            c,
+            applier.template_mask(&model_page, config.protect_content),
+        )
+    });
+    let (text, method, cluster, share) = match template {
+        Some((c, template)) => {
+            let keep = non_template_mask(doc, &template);
+            let text = content_text(doc, body, &|id| keep[id.index()]);
+            (
+                text,
+                c.model.method(),
+                Some(format!("{}#{}", page.site, c.number)),
+                template_share(doc, &template),
+            )
+        }
+        None => {
+            let c = page_content(doc, &config.content);
+            let root = c.root.unwrap_or(body);
+            let text = content_text(doc, root, &|id| c.is_content(id));
+            (text, Method::MainContent, None, 0.0)
+        }
+    };
+    OutRecord {
+        seq: rec.seq,
+        input: rec.input.clone(),
+        url: rec.url.as_ref().map(|u| u.to_string()),
+        site: Some(page.site.clone()),
+        cluster,
+        method: Some(method),
+        title: page_title(doc),
+        text: Some(text),
+        template_share: Some((share * 1e4).round() / 1e4),
+        error: None,
+    }
+}
+
+/// Share of the body's visible words inside template nodes (a text node counts with its
+/// element).
+pub fn template_share(doc: &Document, template: &[bool]) -> f64 {
+    let Some(body) = doc.body() else { return 0.0 };
+    let (mut all, mut tpl) = (0usize, 0usize);
+    for id in crate::extract::visible_descendants(doc, body) {
+        if let Some(t) = doc.text(id) {
+            let w = count_words(t);
+            all += w;
+            // Methods mark elements (the scoring unit); a text node is its element's.
+            let at = |i: NodeId| template.get(i.index()).copied().unwrap_or(false);
+            if at(id) || doc.parent(id).is_some_and(at) {
+                tpl += w;
+            }
+        }
+    }
+    if all == 0 {
+        0.0
+    } else {
+        tpl as f64 / all as f64
+    }
+}
+
+/// `t.split_whitespace().count()`, without decoding ASCII (most text): every page's words
+/// are counted for its template share.
+fn count_words(t: &str) -> usize {
+    let b = t.as_bytes();
+    let (mut words, mut in_word, mut i) = (0, false, 0);
+    while i < b.len() {
+        let (space, len) = match b[i] {
+            c @ 0..0x80 => (matches!(c, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r'), 1),
+            _ => t[i..]
+                .chars()
+                .next()
+                .map_or((false, 1), |c| (c.is_whitespace(), c.len_utf8())),
+        };
+        if space {
+            in_word = false;
+        } else if !in_word {
+            in_word = true;
+            words += 1;
+        }
+        i += len;
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse_str;
+
+    #[test]
+    fn counts_words_like_split_whitespace() {
+        for t in [
+            "",
+            " ",
+            "a",
+            " a  b\tc\n",
+            "x\u{a0}y\u{3000}z\u{2003}",
+            "\u{b}v\u{c}f\rr",
+            "naïve café — 日本語 テキスト",
+            "\u{85}next\u{2028}line\u{200b}zero",
+        ] {
+            assert_eq!(count_words(t), t.split_whitespace().count(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn template_share_counts_visible_words() {
+        let doc = parse_str("<body><nav>a b c</nav><p>d</p><script>x y z</script></body>");
+        let mut mask = vec![false; doc.len()];
+        let nav = doc
+            .elements()
+            .find(|e| doc.tag(*e).is_some_and(|t| &**t == "nav"))
+            .unwrap();
+        mask[nav.index()] = true;
+        assert!((template_share(&doc, &mask) - 0.75).abs() < 1e-9);
+        assert_eq!(template_share(&parse_str(""), &[]), 0.0);
+    }
+}

@@ -1,0 +1,84 @@
+//! The site of a page: what batch runs group pages by (their templates are learned per
+//! site).
+
+use url::Url;
+
+use crate::dom::Document;
+
+/// The site of a page: its URL's registrable domain; for a page without URL, its canonical
+/// link (`<link rel=canonical>`, `og:url`), else the input's directory.
+pub fn site_key(url: Option<&Url>, doc: &Document, input: &str) -> String {
+    match url {
+        Some(u) => url_site(u, input),
+        None => match document_url(doc) {
+            Some(u) => url_site(&u, input),
+            None => dir_site(input),
+        },
+    }
+}
+
+/// The site of a page with a URL: its registrable domain, else its input's directory.
+pub(super) fn url_site(url: &Url, input: &str) -> String {
+    match crate::links::registrable_domain(url) {
+        Some(d) if !d.is_empty() => d,
+        _ => dir_site(input),
+    }
+}
+
+/// The site of a page known by nothing but its input path.
+fn dir_site(input: &str) -> String {
+    let dir = std::path::Path::new(input)
+        .parent()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
+    format!("file:{dir}")
+}
+
+/// The absolute http(s) URL a page names for itself, if any.
+pub fn document_url(doc: &Document) -> Option<Url> {
+    use markup5ever::local_name;
+    let head = doc.head()?;
+    doc.descendants(head).find_map(|id| {
+        let e = doc.element(id)?;
+        let href = if e.is(&local_name!("link"))
+            && e.attr("rel").is_some_and(|r| {
+                r.split_whitespace()
+                    .any(|t| t.eq_ignore_ascii_case("canonical"))
+            }) {
+            e.attr("href")
+        } else if e.is(&local_name!("meta")) && e.attr("property") == Some("og:url") {
+            e.attr("content")
+        } else {
+            None
+        }?;
+        Url::parse(href.trim())
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse_str;
+
+    #[test]
+    fn sites_from_urls_canonical_links_and_directories() {
+        let doc = parse_str(
+            "<html><head><link rel='canonical' href='https://news.bbc.co.uk/a'></head><body>x</body></html>",
+        );
+        let url = Url::parse("https://www.example.co.uk/page").unwrap();
+        assert_eq!(site_key(Some(&url), &doc, "f"), "example.co.uk");
+        assert_eq!(site_key(None, &doc, "dir/f.html"), "bbc.co.uk");
+        let bare = parse_str("<p>x</p>");
+        assert_eq!(site_key(None, &bare, "dir/f.html"), "file:dir");
+        let og =
+            parse_str("<head><meta property='og:url' content='http://blog.example.org/x'></head>");
+        assert_eq!(
+            document_url(&og).unwrap().host_str(),
+            Some("blog.example.org")
+        );
+        let js = parse_str("<head><link rel=canonical href='javascript:alert(1)'></head>");
+        assert!(document_url(&js).is_none());
+    }
+}
