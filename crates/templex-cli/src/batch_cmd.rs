@@ -246,12 +246,13 @@ pub enum StoreCommand {
         /// The site (registrable domain).
         site: String,
     },
-    /// Remove templates by site, age or version; or, with --stale, the templates of a store
-    /// written under another hash scheme (a store this templex refuses to open).
+    /// Remove templates by site, age or version; or, with --stale, the templates this
+    /// templex refuses to read (another hash scheme, or models of another codec scheme).
     Prune {
         /// Remove every template and run hashed under another hash scheme than this
-        /// templex's (stores of earlier templex versions); their sites are learned again by
-        /// the next batch run.
+        /// templex's (stores of earlier templex versions), or else the templates whose models
+        /// are of another codec scheme and the runs that stored them; their sites are
+        /// learned again by the next batch run.
         #[arg(long, conflicts_with_all = ["site", "older_than", "keep_versions"])]
         stale: bool,
         /// Only this site.
@@ -280,11 +281,11 @@ pub fn run_store(args: StoreArgs) -> Result<ExitCode> {
         ..
     } = args.command
     {
-        // The one command that opens a store of another hash scheme.
+        // The one command that opens a store of another hash or model scheme.
         let n = TemplateStore::remove_stale(&args.store, dry_run)
             .with_context(|| format!("cannot open template store {}", args.store.display()))?;
         println!(
-            "{} {n} templates of another hash scheme",
+            "{} {n} templates of another hash or model scheme",
             if dry_run { "would remove" } else { "removed" }
         );
         return Ok(ExitCode::SUCCESS);

@@ -14,7 +14,8 @@
 //! 5. The methods: [`template`] (one entry point, [`template::extract_template`], for TemEx,
 //!    HybEx, SITELEVEL, PAGELEVEL and table chunks), [`pagelevel`] (one page: classifier and
 //!    tree isotonic smoothing, SITELEVEL labels), [`tablechunk`], and [`extract`] (page-level
-//!    main content).
+//!    main content). What batch mode learns has one shape, [`template::model`]: learn →
+//!    model (each with its codec and scheme) → mask.
 //! 6. Outputs: [`output`] (annotated page, reusable template, reports, text), [`eval`]
 //!    (scores against the gold standard), [`batch`] (crawl scale, with the [`store`] of
 //!    learned templates).

@@ -5,7 +5,7 @@
 //!   ([`learn_keys`]: SITELEVEL node hashes or table chunk keys) and, for HybEx, a pool of
 //!   reference pages;
 //! * the **model**, one type per method ([`SiteLevelModel`], [`TableChunkModel`],
-//!   [`HybExModel`]), each with its codec and its scheme number (the [`TemplateModel`]
+//!   [`HybExModel`]), each with its codec and its scheme number (the `TemplateModel`
 //!   trait). The template store writes the scheme with the row and refuses rows of another
 //!   scheme, so a model is never read by a codec that does not know it, nor silently matched
 //!   against nothing (the check of tantivy's store footer);
