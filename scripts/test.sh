@@ -10,3 +10,6 @@ cargo test --workspace --locked "$@"
 
 echo "== Python package"
 bash crates/templex-py/scripts/test.sh
+
+echo "== server end to end (API, viewer in headless Chromium)"
+bash crates/templex-server/scripts/test.sh

@@ -3,13 +3,12 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
 use templex::extract::ContentConfig;
+use templex::output::{ContentRecord as Record, Rendering};
 use templex::source::{MAX_PAGE_BYTES, MirrorSource, PageSource, read_page_file};
 use templex::template::extract_template;
 use templex::{Method, PageContent, PageHints, extract_page};
@@ -61,37 +60,6 @@ pub struct ContentArgs {
     /// Keep image captions and credits in text output (Markdown and HTML always keep them).
     #[arg(long)]
     pub captions: bool,
-}
-
-/// One output record.
-#[derive(Debug, Serialize)]
-struct Record {
-    input: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    url: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    text: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    html: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    method: Option<Method>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pages_loaded: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timings: Option<Timings>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    notes: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct Timings {
-    parse_ms: f64,
-    extract_ms: f64,
-    total_ms: f64,
 }
 
 /// One unit of work: a named input and how to get its bytes.
@@ -196,13 +164,13 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
     }
     for job in jobs {
         let rec = match job {
-            Err((input, e)) => error_record(input, e),
+            Err((input, e)) => Record::error(input, e),
             Ok(job) => {
                 bar.set_message(job.name());
                 let name = job.name();
                 match process(&job, &args, site.as_ref(), &config, &template_config) {
                     Ok(r) => r,
-                    Err(e) => error_record(name, format!("{e:#}")),
+                    Err(e) => Record::error(name, format!("{e:#}")),
                 }
             }
         };
@@ -223,21 +191,6 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn error_record(input: String, error: String) -> Record {
-    Record {
-        input,
-        url: None,
-        title: None,
-        text: None,
-        html: None,
-        method: None,
-        pages_loaded: None,
-        timings: None,
-        notes: Vec::new(),
-        error: Some(error),
-    }
 }
 
 fn write_record(
@@ -345,29 +298,10 @@ fn render(
     pages_loaded: Option<usize>,
     notes: Vec<String>,
 ) -> Record {
-    let te = Instant::now();
-    let (text, html) = match format {
-        ContentFormat::Html => (None, Some(content.html())),
-        ContentFormat::Markdown => (Some(content.markdown()), None),
-        _ => (Some(content.text()), None),
+    let rendering = match format {
+        ContentFormat::Html => Rendering::Html,
+        ContentFormat::Markdown => Rendering::Markdown,
+        _ => Rendering::Text,
     };
-    let t = content.timings();
-    let parse_ms = t.parse.as_secs_f64() * 1e3;
-    let total_ms = (t.parse + t.extract + te.elapsed()).as_secs_f64() * 1e3;
-    Record {
-        input,
-        url: content.url().map(|u| u.to_string()),
-        title: content.title().map(str::to_string),
-        text,
-        html,
-        method: Some(content.method()),
-        pages_loaded,
-        timings: Some(Timings {
-            parse_ms,
-            extract_ms: total_ms - parse_ms,
-            total_ms,
-        }),
-        notes,
-        error: None,
-    }
+    Record::new(input, content, rendering, pages_loaded, notes)
 }

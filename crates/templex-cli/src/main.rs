@@ -8,12 +8,14 @@ mod content_cmd;
 mod eval_cmd;
 mod input;
 mod links_cmd;
+#[cfg(feature = "serve")]
+mod serve_cmd;
 mod template_cmd;
 mod train_cmd;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// The parser allocates a string or vector per token and tree node, and batch runs free pages
 /// on other threads than the ones that built them: mimalloc does both faster than the
@@ -55,6 +57,10 @@ enum Command {
     Store(batch_cmd::StoreArgs),
     /// Write site mirrors into a WARC file (for tests and benchmarks).
     Warc(batch_cmd::WarcArgs),
+    /// Serve the HTTP API (content, template, metrics) and the viewer that shows a page's
+    /// template.
+    #[cfg(feature = "serve")]
+    Serve(serve_cmd::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -72,7 +78,12 @@ fn main() -> ExitCode {
             .unwrap_or_default();
         eprintln!("templex: internal error: {msg}{at} (please report this)");
     }));
-    let cli = Cli::parse();
+    // The matches too: `serve` pairs each --url-prefix with the --site before it by position.
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     init_logging(cli.verbose);
     let result = match cli.command {
         Command::Links(args) => links_cmd::run(args),
@@ -83,6 +94,13 @@ fn main() -> ExitCode {
         Command::Batch(args) => batch_cmd::run(args),
         Command::Store(args) => batch_cmd::run_store(args),
         Command::Warc(args) => batch_cmd::run_warc(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve_cmd::run(
+            args,
+            matches
+                .subcommand_matches("serve")
+                .expect("the serve subcommand was parsed"),
+        ),
     };
     match result {
         Ok(code) => code,

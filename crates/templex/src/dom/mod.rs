@@ -10,6 +10,7 @@ mod parse;
 #[cfg(feature = "eval")]
 pub mod select;
 mod serialize;
+mod sniff;
 pub mod tags;
 mod tokenize;
 mod tree;
@@ -22,6 +23,7 @@ pub use parse::{parse_bytes, parse_str, parse_str_html5ever};
 #[cfg(feature = "eval")]
 pub use select::{Selector, SelectorError, select};
 pub use serialize::{SerializeHook, Verbatim};
+pub use sniff::not_html;
 pub use tags::is_void;
 pub use tree::{Attr, Children, Document, Element, Node, NodeData, NodeId, collapse_whitespace};
 pub use visible::Visible;

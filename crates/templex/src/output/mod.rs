@@ -1,9 +1,17 @@
 //! Outputs of a template extraction: the annotated page (HybEx API format), a reusable
-//! HTML template, a JSON report and the page's non-template text.
+//! HTML template, a JSON report, the page's non-template text, the content record, and an
+//! inert view of the page for display.
 
+mod record;
 mod text;
+mod view;
 
+pub use record::{ContentRecord, RecordTimings, Rendering};
 pub use text::{TextOptions, visible_text};
+pub use view::{
+    VIEW_CONTENT_ROOT_ATTR, VIEW_SEGMENT_ATTR, VIEW_STYLE, VIEW_TEMPLATE_ATTR,
+    VIEW_TEMPLATE_ROOT_ATTR, ViewMarks, view_html,
+};
 
 use std::borrow::Cow;
 
