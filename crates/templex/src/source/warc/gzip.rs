@@ -65,14 +65,7 @@ impl Stream {
 
 impl Read for Stream {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = {
-            let data = self.fill_buf()?;
-            let n = data.len().min(buf.len());
-            buf[..n].copy_from_slice(&data[..n]);
-            n
-        };
-        self.consume(n);
-        Ok(n)
+        super::read_through_buffer(self, buf)
     }
 }
 
@@ -224,14 +217,7 @@ impl<R: BufRead + Seek> GzMembers<R> {
 
 impl<R: BufRead + Seek> Read for GzMembers<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = {
-            let data = self.fill_buf()?;
-            let n = data.len().min(buf.len());
-            buf[..n].copy_from_slice(&data[..n]);
-            n
-        };
-        self.consume(n);
-        Ok(n)
+        super::read_through_buffer(self, buf)
     }
 }
 

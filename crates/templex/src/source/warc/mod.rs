@@ -41,6 +41,16 @@ mod writer;
 use std::io;
 
 pub use index::WarcSource;
+
+/// `Read::read` for a reader whose own buffer is the source of truth (`BufRead`): the WARC
+/// readers stack several, and each reads through its `fill_buf`.
+fn read_through_buffer<R: io::BufRead + ?Sized>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    let data = r.fill_buf()?;
+    let n = data.len().min(buf.len());
+    buf[..n].copy_from_slice(&data[..n]);
+    r.consume(n);
+    Ok(n)
+}
 pub use stream::{WarcPages, read_warc_pages};
 pub use writer::{WarcWriter, append_mirror, write_mirror_to_warc};
 

@@ -346,14 +346,7 @@ impl RecordReader {
 
 impl Read for RecordReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = {
-            let data = self.fill_buf()?;
-            let n = data.len().min(buf.len());
-            buf[..n].copy_from_slice(&data[..n]);
-            n
-        };
-        self.consume(n);
-        Ok(n)
+        super::read_through_buffer(self, buf)
     }
 }
 
