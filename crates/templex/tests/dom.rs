@@ -4,7 +4,8 @@ mod common;
 
 use proptest::prelude::*;
 use templex::dom::{
-    Document, NodeData, NodeId, decode, local_name, parse_bytes, parse_str, parse_str_html5ever,
+    Document, MAX_DEPTH, NodeData, NodeId, decode, local_name, parse_bytes, parse_str,
+    parse_str_html5ever,
 };
 
 /// Parent links, document order and subtree ranges agree with each other.
@@ -109,43 +110,93 @@ fn serializer_escapes_and_keeps_raw_text() {
     assert_eq!(again.to_html(), html, "serialization is a fixed point");
 }
 
-#[test]
-fn deep_nesting_does_not_overflow() {
-    let depth = 100_000;
-    let mut s = String::with_capacity(depth * 12);
-    s.push_str("<body>");
-    for _ in 0..depth {
-        s.push_str("<span>");
-    }
-    s.push_str("deep");
-    let doc = parse_str(&s);
-    check_invariants(&doc);
-    assert!(doc.len() > depth);
-    let html = doc.to_html();
-    assert!(html.contains("deep"));
-    let _ = doc.signatures();
-    let deepest = NodeId(doc.len() as u32 - 2);
-    assert!(doc.dom_path(deepest).len() > depth);
+/// The deepest node of `doc`.
+fn max_depth(doc: &Document) -> u32 {
+    doc.ids().map(|id| doc.node(id).depth).max().unwrap_or(0)
+}
+
+/// All the text of `doc`, in document order.
+fn all_text(doc: &Document) -> String {
+    doc.ids().filter_map(|id| doc.text(id)).collect()
 }
 
 #[test]
-fn deep_nesting_of_divs_and_tables() {
+fn deep_nesting_stops_at_the_browser_depth_and_keeps_the_text() {
+    let n = 100_000;
     for (open, close) in [
-        ("<div>", ""),
-        ("<table><tr><td>", ""),
-        ("<a>", "</a>"),
-        ("<li>", ""),
+        ("<div>x", "</div>"),
+        ("<span>x", ""),
+        ("<div/>x", ""),
+        ("<table><tr><td>x", ""),
+        ("<table><tr><td>x", "</td></tr></table>"),
+        ("<a>x", "</a>"),
+        ("<b><i>x", "</b></i>"),
+        ("<li>x", ""),
+        ("<ul><li>x", "</li></ul>"),
+        ("<select>x", ""),
+        ("<svg><g>x", ""),
+        ("<template>x", "</template>"),
+        ("<form>x", "</form>"),
     ] {
-        let mut s = String::new();
-        for _ in 0..20_000 {
+        let mut s = String::from("<body>");
+        for _ in 0..n {
             s.push_str(open);
         }
-        for _ in 0..20_000 {
+        for _ in 0..n {
             s.push_str(close);
         }
+        s.push_str("<p id=after>after</p>");
         let doc = parse_str(&s);
         check_invariants(&doc);
+        assert!(
+            max_depth(&doc) <= MAX_DEPTH as u32 + 2,
+            "{open}{close}: depth {}",
+            max_depth(&doc)
+        );
+        let text = all_text(&doc);
+        let xs = text.bytes().filter(|&b| b == b'x').count();
+        // `<select>` keeps text only in its options; everything else keeps every character.
+        if open != "<select>x" {
+            assert_eq!(xs, n, "{open}{close}: text kept");
+        }
+        assert!(
+            text.ends_with("after"),
+            "{open}{close}: text after the deep part"
+        );
         let _ = doc.to_html();
+        let _ = doc.signatures();
+    }
+    // Where every end tag closes its element, what follows is back at the top.
+    let s = format!(
+        "<body>{}{}<p id=after>after</p>",
+        "<div>x".repeat(n),
+        "</div>".repeat(n)
+    );
+    let doc = parse_str(&s);
+    let after = doc
+        .elements()
+        .find(|&e| doc.element(e).unwrap().id() == Some("after"))
+        .unwrap();
+    assert_eq!(
+        doc.tag(doc.parent(after).unwrap()),
+        Some(&local_name!("body"))
+    );
+}
+
+#[test]
+fn pages_under_the_depth_limit_parse_as_the_specification_says() {
+    // The limit counts what the tree builder holds: the stack of open elements, and the
+    // formatting elements it would reopen (at most three of each kind).
+    let depth = MAX_DEPTH - 16;
+    // Each with the number of elements it opens (`<tbody>` is implied).
+    for (open, opens) in [
+        ("<div>", 1),
+        ("<span>x", 1),
+        ("<b><i>", 2),
+        ("<table><tr><td>", 4),
+    ] {
+        let s = format!("<body>{}deep<p>after", open.repeat(depth / opens));
+        assert_tokenizers_agree(&s);
     }
 }
 

@@ -25,6 +25,7 @@ pub use select::{Selector, SelectorError, select};
 pub use serialize::{SerializeHook, Verbatim};
 pub use sniff::not_html;
 pub use tags::is_void;
+pub use tokenize::MAX_DEPTH;
 pub use tree::{Attr, Children, Document, Element, Node, NodeData, NodeId, collapse_whitespace};
 pub use visible::Visible;
 

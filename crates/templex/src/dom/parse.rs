@@ -97,6 +97,9 @@ impl TmpNode {
 
 pub(crate) struct Sink {
     nodes: RefCell<Vec<TmpNode>>,
+    /// An element to insert where the tree builder puts its next comment (see
+    /// [`Sink::insert_flat`]).
+    flat: RefCell<Option<(QualName, Vec<Attribute>)>>,
     quirks: Cell<QuirksMode>,
     /// Lent by `elem_name` for non-element handles, which html5ever never asks about.
     dummy_name: QualName,
@@ -106,6 +109,7 @@ impl Default for Sink {
     fn default() -> Self {
         Sink {
             nodes: RefCell::new(vec![TmpNode::new(TmpData::Document)]),
+            flat: RefCell::new(None),
             quirks: Cell::new(QuirksMode::NoQuirks),
             dummy_name: QualName::new(None, ns!(html), local_name!("")),
         }
@@ -120,6 +124,21 @@ impl Sink {
         let sink = Sink::default();
         sink.nodes.borrow_mut().reserve((len / 24).min(1 << 16));
         sink
+    }
+
+    /// Make the next comment the tree builder creates this element instead: the tree builder
+    /// puts a comment where the next node goes (the current node, or a foster parent), and
+    /// never opens it, so an element that must not deepen the stack is inserted through a
+    /// comment. Returns whether the element was inserted.
+    pub(crate) fn insert_flat(
+        &self,
+        name: QualName,
+        attrs: Vec<Attribute>,
+        send_comment: impl FnOnce(),
+    ) -> bool {
+        self.flat.replace(Some((name, attrs)));
+        send_comment();
+        self.flat.take().is_none()
     }
 
     fn new_node(&self, data: TmpData) -> u32 {
@@ -241,6 +260,18 @@ impl TreeSink for Sink {
     }
 
     fn create_comment(&self, text: StrTendril) -> Handle {
+        if let Some((name, attrs)) = self.flat.take() {
+            let name = Rc::new(name);
+            let id = self.new_node(TmpData::Element {
+                name: name.clone(),
+                attrs,
+                template_contents: NONE,
+            });
+            return Handle {
+                id,
+                name: Some(name),
+            };
+        }
         Handle {
             id: self.new_node(TmpData::Comment(text)),
             name: None,
