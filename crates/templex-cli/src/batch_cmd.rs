@@ -1,6 +1,7 @@
 //! `templex batch`, `templex store` and `templex warc`: crawl-scale runs, the template store
 //! they fill, and WARC files from site mirrors.
 
+use crate::input::BudgetArgs;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,6 +43,9 @@ pub struct BatchArgs {
     /// Output: one JSON line per input record.
     #[arg(long, value_name = "FILE.jsonl")]
     pub out: PathBuf,
+
+    #[command(flatten)]
+    pub budget: BudgetArgs,
 
     /// The template store (SQLite; created if missing).
     #[arg(long, value_name = "FILE", default_value = "templates.sqlite")]
@@ -175,6 +179,7 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         window: args.window.max(1),
         relearn: args.relearn,
         protect_content: args.protect,
+        budget: args.budget.budget(),
         ..BatchConfig::default()
     };
     let bar = ProgressBar::new_spinner();

@@ -9,12 +9,12 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use templex::extract::ContentConfig;
 use templex::output::{ContentRecord as Record, Rendering};
-use templex::source::{MAX_PAGE_BYTES, MirrorSource, PageSource, read_page_file};
+use templex::source::{MirrorSource, PageSource, read_page_file};
 use templex::template::extract_template;
 use templex::{Method, PageContent, PageHints, extract_page};
 use url::Url;
 
-use crate::input::SourceArgs;
+use crate::input::{BudgetArgs, SourceArgs};
 use crate::template_cmd::MethodArgs;
 
 /// Output formats of `templex content`.
@@ -44,6 +44,9 @@ pub struct ContentArgs {
 
     #[command(flatten)]
     pub method: MethodArgs,
+
+    #[command(flatten)]
+    pub budget: BudgetArgs,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = ContentFormat::Text)]
@@ -260,16 +263,17 @@ fn process(
         ));
     }
     // Page-level.
+    let max_bytes = args.budget.max_page_bytes as u64;
     let (bytes, hints) = match job {
         Job::File(p, _) => (
-            read_page_file(p, MAX_PAGE_BYTES)
-                .with_context(|| format!("cannot read {}", p.display()))?,
+            read_page_file(p, max_bytes).with_context(|| format!("cannot read {}", p.display()))?,
             PageHints::default(),
         ),
         Job::Stdin => {
             let mut b = Vec::new();
             std::io::stdin()
-                .take(MAX_PAGE_BYTES)
+                // One byte past the budget, so that the budget names the error.
+                .take(max_bytes.saturating_add(1))
                 .read_to_end(&mut b)
                 .context("cannot read stdin")?;
             (b, PageHints::default())
@@ -287,7 +291,7 @@ fn process(
             (page.body, hints)
         }
     };
-    let content = extract_page(&bytes, &hints, config);
+    let content = extract_page(&bytes, &hints, config, &args.budget.budget())?;
     Ok(render(job.name(), &content, args.format, None, Vec::new()))
 }
 

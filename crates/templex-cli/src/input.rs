@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
+use templex::Budget;
 use templex::source::{HttpConfig, OpenedSite, SiteSpec, open_site};
 
 /// Where pages come from: a mirror directory, a WARC file, or (by default for URLs) the web.
@@ -56,5 +57,33 @@ impl SourceArgs {
             }),
         };
         Ok(open_site(&spec, page)?)
+    }
+}
+
+/// What one page may cost; a page over it is an error record naming the limit.
+#[derive(Debug, Clone, Args)]
+pub struct BudgetArgs {
+    /// Largest page, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Budget::DEFAULT.max_bytes)]
+    pub max_page_bytes: usize,
+
+    /// Most nodes (elements, text, comments) in one parsed page.
+    #[arg(long, value_name = "N", default_value_t = Budget::DEFAULT.max_nodes)]
+    pub max_page_nodes: usize,
+
+    /// Longest time on one page (parsing and extraction), in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = Budget::DEFAULT.max_time.as_secs_f64())]
+    pub page_timeout: f64,
+}
+
+impl BudgetArgs {
+    /// The budget these options give.
+    pub fn budget(&self) -> Budget {
+        Budget {
+            max_bytes: self.max_page_bytes,
+            max_nodes: self.max_page_nodes,
+            max_time: Duration::try_from_secs_f64(self.page_timeout.max(0.0))
+                .unwrap_or(Duration::MAX),
+        }
     }
 }

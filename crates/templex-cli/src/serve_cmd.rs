@@ -11,6 +11,8 @@ use clap::{ArgMatches, Args};
 use templex::source::HttpConfig;
 use templex_server::{App, Limits, ServerConfig, SiteConfig};
 
+use crate::input::BudgetArgs;
+
 /// Arguments of `templex serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -58,6 +60,9 @@ pub struct ServeArgs {
     /// Requests waiting for a worker before the server answers 503.
     #[arg(long, value_name = "N", default_value_t = Limits::default().queue)]
     pub queue: usize,
+
+    #[command(flatten)]
+    pub budget: BudgetArgs,
 }
 
 /// Each --url-prefix belongs to the --site given before it (clap keeps the positions of
@@ -114,6 +119,7 @@ pub fn run(args: ServeArgs, matches: &ArgMatches) -> Result<ExitCode> {
             timeout: Duration::from_secs(args.timeout.max(1)),
             workers: args.workers.unwrap_or(Limits::default().workers).max(1),
             queue: args.queue,
+            budget: args.budget.budget(),
         },
     };
     let app = Arc::new(App::new(config)?);

@@ -21,7 +21,7 @@ use templex::source::warc::{WarcPages, read_warc_pages};
 use templex::source::{HttpConfig, SiteSpec, open_site};
 use templex::store::TemplateStore;
 use templex::template::{TemplateConfig, TemplateResult, extract_template};
-use templex::{Method, PageContent, PageHints, extract_page};
+use templex::{Budget, Method, PageContent, PageHints, extract_page};
 use url::Url;
 
 create_exception!(
@@ -48,6 +48,54 @@ create_exception!(
     TemplexError,
     "A batch run stopped (its store or settings), or a record could not be read."
 );
+
+create_exception!(
+    templex,
+    PageError,
+    TemplexError,
+    "A page gives no content: it is not HTML, or it is over the page budget."
+);
+create_exception!(
+    templex,
+    NotHtmlError,
+    PageError,
+    "The bytes are not a web page (an image, a PDF, an archive, binary data)."
+);
+create_exception!(
+    templex,
+    BudgetError,
+    PageError,
+    "The page is over the page budget (bytes, nodes or time); the message names the limit."
+);
+
+fn page_err(e: templex::PageError) -> PyErr {
+    match e {
+        templex::PageError::NotHtml(_) => NotHtmlError::new_err(e.to_string()),
+        _ => BudgetError::new_err(e.to_string()),
+    }
+}
+
+/// The page budget from keyword arguments (`None`: the default).
+fn budget(
+    max_page_bytes: Option<usize>,
+    max_page_nodes: Option<usize>,
+    page_timeout: Option<f64>,
+) -> PyResult<Budget> {
+    let d = Budget::DEFAULT;
+    let max_time = match page_timeout {
+        None => d.max_time,
+        Some(t) => Duration::try_from_secs_f64(t).map_err(|_| {
+            PyValueError::new_err(format!(
+                "page_timeout must be a number of seconds ≥ 0, not {t}"
+            ))
+        })?,
+    };
+    Ok(Budget {
+        max_bytes: max_page_bytes.unwrap_or(d.max_bytes),
+        max_nodes: max_page_nodes.unwrap_or(d.max_nodes),
+        max_time,
+    })
+}
 
 fn load_err(e: impl std::fmt::Display) -> PyErr {
     LoadError::new_err(e.to_string())
@@ -162,7 +210,11 @@ fn render_content(
 
 /// The main content of one page.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, *, format="text", comments=false, captions=None))]
+#[pyo3(signature = (
+    html, url=None, *, format="text", comments=false, captions=None,
+    max_page_bytes=None, max_page_nodes=None, page_timeout=None,
+))]
+#[allow(clippy::too_many_arguments)]
 fn extract(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
@@ -170,7 +222,11 @@ fn extract(
     format: &str,
     comments: bool,
     captions: Option<bool>,
+    max_page_bytes: Option<usize>,
+    max_page_nodes: Option<usize>,
+    page_timeout: Option<f64>,
 ) -> PyResult<Py<PyAny>> {
+    let budget = budget(max_page_bytes, max_page_nodes, page_timeout)?;
     let format = Format::parse(format)?;
     let html = Html::from_py(html)?;
     let url = url
@@ -184,7 +240,9 @@ fn extract(
     };
     let config = format.config(comments, captions);
     let bytes = html.bytes();
-    let content = py.detach(|| extract_page(bytes, &hints, &config));
+    let content = py
+        .detach(|| extract_page(bytes, &hints, &config, &budget))
+        .map_err(page_err)?;
     render_content(py, &content, format, None)
 }
 
@@ -344,12 +402,23 @@ fn template(
         }),
     };
     let page = page.to_string();
-    let result = py.detach(move || -> Result<TemplateResult, String> {
-        let opened = open_site(&spec, &page).map_err(|e| e.to_string())?;
-        extract_template(opened.source.as_ref(), &opened.page_url, &config)
-            .map_err(|e| format!("cannot load key page {}: {e}", opened.page_url))
-    });
-    result.map(|result| Template { result }).map_err(load_err)
+    // The error is made into a Python exception once the GIL is back.
+    let result = py.detach(
+        move || -> Result<TemplateResult, Result<String, templex::PageError>> {
+            let opened = open_site(&spec, &page).map_err(|e| Ok(e.to_string()))?;
+            extract_template(opened.source.as_ref(), &opened.page_url, &config).map_err(|e| match e
+            {
+                templex::LoadError::Refused { error, .. } => Err(error),
+                e => Ok(format!("cannot load key page {}: {e}", opened.page_url)),
+            })
+        },
+    );
+    result
+        .map(|result| Template { result })
+        .map_err(|e| match e {
+            Ok(message) => load_err(message),
+            Err(page) => page_err(page),
+        })
 }
 
 /// A record of `Batch.process` as the library takes it.
@@ -579,7 +648,8 @@ impl Batch {
 impl Batch {
     #[new]
     #[pyo3(signature = (store=None, *, method="tablechunk", site_sample=None, sample_pages=None,
-                        min_pages=None, window=None, relearn=false, protect=false))]
+                        min_pages=None, window=None, relearn=false, protect=false,
+                        max_page_bytes=None, max_page_nodes=None, page_timeout=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -591,8 +661,12 @@ impl Batch {
         window: Option<usize>,
         relearn: bool,
         protect: bool,
+        max_page_bytes: Option<usize>,
+        max_page_nodes: Option<usize>,
+        page_timeout: Option<f64>,
     ) -> PyResult<Batch> {
         let d = BatchConfig::default();
+        let budget = budget(max_page_bytes, max_page_nodes, page_timeout)?;
         let config = BatchConfig {
             method: parse_method(method)?,
             site_sample: site_sample.unwrap_or(d.site_sample),
@@ -601,6 +675,7 @@ impl Batch {
             window: window.unwrap_or(d.window).max(1),
             relearn,
             protect_content: protect,
+            budget,
             ..d
         };
         if !templex::batch::BATCH_METHODS.contains(&config.method) {
@@ -731,6 +806,9 @@ fn _templex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("TemplexError", py.get_type::<TemplexError>())?;
+    m.add("PageError", py.get_type::<PageError>())?;
+    m.add("NotHtmlError", py.get_type::<NotHtmlError>())?;
+    m.add("BudgetError", py.get_type::<BudgetError>())?;
     m.add("LoadError", py.get_type::<LoadError>())?;
     m.add("StoreError", py.get_type::<StoreError>())?;
     m.add("BatchError", py.get_type::<BatchError>())?;

@@ -66,12 +66,49 @@ def test_bad_arguments_raise() -> None:
 
 def test_junk_and_huge_inputs_do_not_crash() -> None:
     junk = os.urandom(1 << 20)
-    assert isinstance(templex.extract(junk), str)
+    with pytest.raises(templex.NotHtmlError, match="not HTML"):
+        templex.extract(junk)
+    with pytest.raises(templex.NotHtmlError, match="PDF"):
+        templex.extract(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
     assert templex.extract(b"") == ""
-    assert isinstance(templex.extract("\x00" * 1000), str)
+    with pytest.raises(templex.PageError):
+        templex.extract("\x00" * 1000)
     huge = "<html><body>" + "<p>Words of a long page, one sentence after another.</p>" * 200_000
     text = templex.extract(huge + "</body></html>")
     assert text.count("Words of a long page") == 200_000
+
+
+def test_page_budgets_are_named_in_errors() -> None:
+    page = "<p>Some words of text.</p>" * 1000
+    with pytest.raises(templex.BudgetError, match="100 bytes"):
+        templex.extract(page, max_page_bytes=100)
+    with pytest.raises(templex.BudgetError, match="500 nodes"):
+        templex.extract(page, max_page_nodes=500)
+    with pytest.raises(templex.BudgetError, match="time budget"):
+        templex.extract(page, page_timeout=0)
+    with pytest.raises(ValueError, match="page_timeout"):
+        templex.extract(page, page_timeout=-1)
+    assert issubclass(templex.BudgetError, templex.PageError)
+    assert issubclass(templex.PageError, templex.TemplexError)
+    assert "Some words of text." in templex.extract(page)
+    deep = "<div>x" * 100_000 + "</div>" * 100_000
+    assert templex.extract(deep, format="json")["timings"]["total_ms"] < 60_000
+
+
+def test_batch_records_refused_pages_with_a_code() -> None:
+    pages = example_records()
+    limit = max(len(body) for _, body in pages)
+    records = pages + [
+        ("https://example.org/logo.png", b"\x89PNG\r\n\x1a\n" + os.urandom(512)),
+        ("https://example.org/big", b"<p>" + b"x" * limit + b"</p>"),
+    ]
+    with templex.Batch(min_pages=2, max_page_bytes=limit) as batch:
+        out = list(batch.process(records))
+    assert len(out) == len(records)
+    png, big = out[-2], out[-1]
+    assert png["error_code"] == "not_html" and "PNG" in png["error"]
+    assert big["error_code"] == "too_large" and f"{limit} bytes" in big["error"]
+    assert all("error" not in r for r in out[:-2])
 
 
 def test_template_of_the_example_site() -> None:

@@ -20,7 +20,7 @@ use templex::output::{
 };
 use templex::source::{LoadError, PageSource};
 use templex::template::{TemplateConfig, TemplateResult, extract_template};
-use templex::{Method, PageHints, extract_page};
+use templex::{Method, PageError, PageHints, extract_page};
 use url::Url;
 
 use crate::error::ApiError;
@@ -168,6 +168,7 @@ fn load_error(url: &Url, e: LoadError) -> ApiError {
     match e {
         LoadError::NotFound(_) => ApiError::not_found(format!("no page at {url}")),
         LoadError::NotHtml { .. } => ApiError::not_html(e.to_string()),
+        LoadError::Refused { error, .. } => page_error(error),
         LoadError::TooLarge { .. } => {
             ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", e.to_string())
         }
@@ -177,6 +178,16 @@ fn load_error(url: &Url, e: LoadError) -> ApiError {
         LoadError::Unsupported(_) => ApiError::bad_request(e.to_string()),
         other => ApiError::bad_gateway(format!("cannot load {url}: {other}")),
     }
+}
+
+/// A page the library refused (not HTML, or over the page budget) as the status a client can
+/// act on; the code is the library's ([`PageError::code`]).
+fn page_error(e: PageError) -> ApiError {
+    let status = match e {
+        PageError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
+    };
+    ApiError::new(status, e.code(), e.to_string())
 }
 
 fn check_html(bytes: &[u8]) -> Result<(), ApiError> {
@@ -301,7 +312,8 @@ fn content_job(
                 }
             }
             let hints = PageHints { url, charset: None };
-            let content = extract_page(&html, &hints, &config);
+            let content =
+                extract_page(&html, &hints, &config, &app.limits.budget).map_err(page_error)?;
             Ok(ContentRecord::new(
                 input,
                 &content,
@@ -320,12 +332,12 @@ fn content_job(
             let source = RequestSource::over(source);
             if method == Method::MainContent {
                 let page = source.load(&url).map_err(|e| load_error(&url, e))?;
-                check_html(&page.body)?;
                 let hints = PageHints {
                     url: Some(page.final_url),
                     charset: page.charset,
                 };
-                let content = extract_page(&page.body, &hints, &config);
+                let content = extract_page(&page.body, &hints, &config, &app.limits.budget)
+                    .map_err(page_error)?;
                 return Ok(ContentRecord::new(
                     input,
                     &content,

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use templex::Budget;
 use templex::source::HttpConfig;
 
 /// A site mirror directory and the URL prefixes that map to its root.
@@ -26,6 +27,9 @@ pub struct Limits {
     pub workers: usize,
     /// Requests waiting for a worker; beyond this the server answers 503 at once.
     pub queue: usize,
+    /// What one page may cost (bytes, nodes, time): a page over it is answered with an
+    /// error naming the limit, and frees its worker.
+    pub budget: Budget,
 }
 
 impl Default for Limits {
@@ -35,6 +39,7 @@ impl Default for Limits {
             timeout: Duration::from_secs(60),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             queue: 256,
+            budget: Budget::DEFAULT,
         }
     }
 }

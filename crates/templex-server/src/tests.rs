@@ -188,7 +188,9 @@ async fn content_of_raw_and_json_pages_is_the_librarys() {
         &html,
         &templex::PageHints::default(),
         &templex::extract::ContentConfig::default(),
-    );
+        &templex::Budget::default(),
+    )
+    .unwrap();
     let (s, _, body) = call(&app, post_raw("/v1/content", html.clone())).await;
     assert_eq!(s, StatusCode::OK);
     let v = parse(&body);
@@ -212,7 +214,9 @@ async fn content_of_raw_and_json_pages_is_the_librarys() {
             drop_captions: false,
             ..templex::extract::ContentConfig::default()
         },
-    );
+        &templex::Budget::default(),
+    )
+    .unwrap();
     assert_eq!(v["html"], for_html.html());
     assert!(v.get("text").is_none());
 

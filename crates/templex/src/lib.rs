@@ -40,7 +40,7 @@ pub mod store;
 pub mod tablechunk;
 pub mod template;
 
-pub use dom::{Document, NodeId};
+pub use dom::{Budget, Document, NodeId, PageError};
 pub use extract::{PageContent, PageHints, extract_page};
 pub use links::{Link, extract_links};
 pub use method::{Method, UnknownMethod};

@@ -184,6 +184,19 @@ fn deep_nesting_stops_at_the_browser_depth_and_keeps_the_text() {
 }
 
 #[test]
+fn many_attributes_keep_the_first_of_each_name() {
+    let attrs: String = (0..100).map(|i| format!(" a{i}={i}")).collect();
+    assert_tokenizers_agree(&format!("<body><div{attrs} a7=dup a99=dup a0=dup>x</div>"));
+    // 100,000 attributes on one element: linear, and every one kept once.
+    let attrs: String = (0..100_000).map(|i| format!(" a{i}={i}")).collect();
+    let doc = parse_str(&format!("<body><div{attrs} a5=dup>x</div>"));
+    let div = doc.find_element(&local_name!("div")).unwrap();
+    let e = doc.element(div).unwrap();
+    assert_eq!(e.attrs.len(), 100_000);
+    assert_eq!(e.attr("a5"), Some("5"));
+}
+
+#[test]
 fn pages_under_the_depth_limit_parse_as_the_specification_says() {
     // The limit counts what the tree builder holds: the stack of open elements, and the
     // formatting elements it would reopen (at most three of each kind).

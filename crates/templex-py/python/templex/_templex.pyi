@@ -31,6 +31,16 @@ class StoreError(TemplexError):
 class BatchError(TemplexError):
     """A batch run stopped (its store or settings)."""
 
+class PageError(TemplexError):
+    """A page gives no content: it is not HTML, or it is over the page budget."""
+
+class NotHtmlError(PageError):
+    """The bytes are not a web page (an image, a PDF, an archive, binary data)."""
+
+class BudgetError(PageError):
+    """The page is over the page budget (bytes, nodes or time); the message names the
+    limit."""
+
 @overload
 def extract(
     html: Union[str, bytes],
@@ -39,6 +49,9 @@ def extract(
     format: TextFormat = "text",
     comments: bool = False,
     captions: Optional[bool] = None,
+    max_page_bytes: Optional[int] = None,
+    max_page_nodes: Optional[int] = None,
+    page_timeout: Optional[float] = None,
 ) -> str: ...
 @overload
 def extract(
@@ -48,6 +61,9 @@ def extract(
     format: Literal["json"],
     comments: bool = False,
     captions: Optional[bool] = None,
+    max_page_bytes: Optional[int] = None,
+    max_page_nodes: Optional[int] = None,
+    page_timeout: Optional[float] = None,
 ) -> dict[str, Any]: ...
 def extract(
     html: Union[str, bytes],
@@ -56,6 +72,9 @@ def extract(
     format: Format = "text",
     comments: bool = False,
     captions: Optional[bool] = None,
+    max_page_bytes: Optional[int] = None,
+    max_page_nodes: Optional[int] = None,
+    page_timeout: Optional[float] = None,
 ) -> Union[str, dict[str, Any]]:
     """The main content of one page.
 
@@ -64,6 +83,10 @@ def extract(
     ``title``, ``text``, ``method`` and ``timings`` (as one record of ``templex content
     --format json``). ``captions`` keeps image captions in text (Markdown and HTML keep them
     unless ``captions=False``); ``comments`` keeps user comments.
+
+    Raises :class:`NotHtmlError` for bytes that are not a web page, and
+    :class:`BudgetError` for a page over the page budget: ``max_page_bytes`` (default 64
+    MiB), ``max_page_nodes`` (8 million) and ``page_timeout`` (30 seconds).
     """
 
 class Template:
@@ -142,7 +165,8 @@ def template(
 class BatchRun(Iterator[dict[str, Any]]):
     """The output records of one ``Batch.process*`` call, in input order: dicts with
     ``seq``, ``input``, ``url``, ``site``, ``cluster``, ``method``, ``title``, ``text``,
-    ``template_share`` — or ``error``. Not to be shared between threads."""
+    ``template_share`` — or ``error`` (and ``error_code`` for a page refused). Not to be
+    shared between threads."""
 
     def __iter__(self) -> BatchRun: ...
     def __next__(self) -> dict[str, Any]: ...
@@ -163,9 +187,15 @@ class Batch:
         window: Optional[int] = None,
         relearn: bool = False,
         protect: bool = False,
+        max_page_bytes: Optional[int] = None,
+        max_page_nodes: Optional[int] = None,
+        page_timeout: Optional[float] = None,
     ) -> None:
         """``store``: an SQLite template store file (created if missing; kept templates are
-        reused); ``None`` keeps templates in memory for this object's lifetime."""
+        reused); ``None`` keeps templates in memory for this object's lifetime. A record
+        that is not HTML or is over the page budget (``max_page_*``, ``page_timeout``, as
+        :func:`extract`) is a record with ``error`` and ``error_code`` (``not_html``,
+        ``too_large``, ``too_many_nodes``, ``timed_out``)."""
     def process(self, records: Iterable[Record]) -> BatchRun:
         """Extract every record: ``(url, body)`` or ``(url, body, headers)``; one output
         dict per record, in input order (bad records are records with ``error``)."""

@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::cluster::Fingerprint;
-use crate::dom::{Document, NodeId, parse_bytes_lean, parse_bytes_text};
+use crate::dom::{Document, NodeId, PageError, ParseMode, parse_page};
 use crate::extract::{content_text, non_template_mask, page_content, page_title};
 use crate::method::Method;
 use crate::template::model::{Applier, LearnedModel, ModelPage};
@@ -15,13 +16,18 @@ use super::config::BatchConfig;
 use super::input::RecordIn;
 use super::output::OutRecord;
 
-/// Parse a page as a batch run's method reads it: lean, and for the methods that read text
-/// only, without the attributes they never look at.
-pub(super) fn parse_for(method: Method, body: &[u8], charset: Option<&str>) -> Document {
-    match method {
-        Method::TableChunk | Method::MainContent => parse_bytes_text(body, charset),
-        _ => parse_bytes_lean(body, charset),
-    }
+/// Parse a page as a batch run's method reads it (lean, and for the methods that read text
+/// only, without the attributes they never look at), within the run's page budget.
+pub(super) fn parse_for(
+    config: &BatchConfig,
+    body: &[u8],
+    charset: Option<&str>,
+) -> Result<Document, PageError> {
+    let mode = match config.method {
+        Method::TableChunk | Method::MainContent => ParseMode::Text,
+        _ => ParseMode::Lean,
+    };
+    parse_page(body, charset, mode, &config.budget, Instant::now())
 }
 
 /// One template cluster of a site, as the apply phase uses it.
@@ -85,6 +91,15 @@ pub(super) fn failed(seq: u64, input: String, url: Option<String>, error: String
         text: None,
         template_share: None,
         error: Some(error),
+        error_code: None,
+    }
+}
+
+/// The record of a page the library refused (not HTML, over the page budget).
+pub(super) fn refused(seq: u64, input: String, url: Option<String>, e: &PageError) -> OutRecord {
+    OutRecord {
+        error_code: Some(e.code().to_string()),
+        ..failed(seq, input, url, e.to_string())
     }
 }
 
@@ -136,6 +151,7 @@ pub(super) fn apply_one(
         text: Some(text),
         template_share: Some((share * 1e4).round() / 1e4),
         error: None,
+        error_code: None,
     }
 }
 

@@ -55,6 +55,10 @@ pub struct BatchConfig {
     pub protect_content: bool,
     /// Table text chunk settings.
     pub tablechunk: crate::tablechunk::TableChunkConfig,
+    /// What one page may cost; a page over it (or not HTML) is an error record. Not part of
+    /// the run key: a time budget cannot promise the same output twice anyway.
+    #[serde(skip)]
+    pub budget: crate::Budget,
 }
 
 impl Default for BatchConfig {
@@ -75,6 +79,7 @@ impl Default for BatchConfig {
             site_cache: 10_000,
             protect_content: false,
             tablechunk: crate::tablechunk::TableChunkConfig::default(),
+            budget: crate::Budget::DEFAULT,
         }
     }
 }

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::apply::{
     Appliers, ApplyPage, ClusterTemplate, SiteTemplates, apply_one, failed, nearest_cluster,
-    parse_for, prepare_appliers,
+    parse_for, prepare_appliers, refused,
 };
 use super::config::{BatchConfig, describe_inputs, run_key};
 use super::input::{Item, RecordIn};
@@ -354,7 +354,18 @@ impl Engine<'_> {
             match nearest_cluster(&current, &m.print, config) {
                 Some(c) if Arc::ptr_eq(&c, &m.cluster) => c,
                 other => {
-                    let doc = parse_for(config.method, &m.rec.body, m.rec.charset.as_deref());
+                    // Parsed before, so only the time budget can refuse it now.
+                    let doc = match parse_for(config, &m.rec.body, m.rec.charset.as_deref()) {
+                        Ok(doc) => doc,
+                        Err(e) => {
+                            let r = m.rec;
+                            self.ready.insert(
+                                r.seq,
+                                refused(r.seq, r.input, r.url.map(String::from), &e),
+                            );
+                            return Ok(());
+                        }
+                    };
                     if let Some(c) = &other {
                         self.note_used(&m.site, c);
                     }
@@ -749,7 +760,13 @@ fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<St
             if !use_templates && r.seq < resume_from {
                 return Step::Skip(r.seq, None);
             }
-            let doc = parse_for(config.method, &r.body, r.charset.as_deref());
+            let doc = match parse_for(config, &r.body, r.charset.as_deref()) {
+                Ok(doc) => doc,
+                Err(_) if r.seq < resume_from => return Step::Skip(r.seq, None),
+                Err(e) => {
+                    return Step::Done(refused(r.seq, r.input, r.url.map(String::from), &e), None);
+                }
+            };
             let site = match &by_url {
                 Some(s) => s.clone(),
                 None => site_key(None, &doc, &r.input),

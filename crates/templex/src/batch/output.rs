@@ -43,6 +43,10 @@ pub struct OutRecord {
     /// Why the record has no content.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub error: Option<String>,
+    /// For a page the library refused, the error's code ([`crate::PageError::code`]:
+    /// `not_html`, `too_large`, `too_many_nodes`, `timed_out`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub error_code: Option<String>,
 }
 
 /// Where a batch run's output records go, in record order: a file
@@ -187,6 +191,7 @@ mod tests {
             text: Some("t".into()),
             template_share: Some(0.0),
             error: None,
+            error_code: None,
         }
     }
 

@@ -83,7 +83,7 @@ pub fn strip_raw_text(html: &str) -> Cow<'_, str> {
 }
 
 /// [`strip_raw_text`], and with `prune`, start tags cut to their [`TEXT_ATTRIBUTES`].
-fn lean_html(html: &str, prune: bool) -> Cow<'_, str> {
+pub(super) fn lean_html(html: &str, prune: bool) -> Cow<'_, str> {
     let b = html.as_bytes();
     let mut out: Option<String> = None;
     // Bytes before `copied` are in `out` (or unchanged, while `out` is `None`).

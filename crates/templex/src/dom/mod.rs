@@ -3,6 +3,7 @@
 //! One representation serves every stage of templex: nodes live in a `Vec` in document
 //! order, so subtrees are id ranges and all traversals are loops.
 
+mod budget;
 pub mod decode;
 mod identity;
 mod lean;
@@ -16,6 +17,7 @@ mod tokenize;
 mod tree;
 mod visible;
 
+pub use budget::{Budget, PageError, ParseMode, parse_page};
 pub use decode::{Decoded, EncodingSource, decode};
 pub use identity::Signatures;
 pub use lean::{TEXT_ATTRIBUTES, parse_bytes_lean, parse_bytes_text, strip_raw_text};

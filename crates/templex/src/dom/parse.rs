@@ -34,7 +34,7 @@ pub fn parse_bytes(bytes: &[u8], transport_charset: Option<&str>) -> Document {
 /// html5gum tokenizes and html5ever builds the tree (see `dom/tokenize.rs`); the tree is
 /// the one [`parse_str_html5ever`] builds, faster.
 pub fn parse_str(html: &str) -> Document {
-    super::tokenize::parse_document(Sink::for_input(html.len()), html)
+    super::tokenize::parse_document(Sink::for_input(html.len()), html).0
 }
 
 /// Parse a page that is already text with html5ever's own tokenizer: the reference
@@ -95,8 +95,22 @@ impl TmpNode {
     }
 }
 
+/// Why a parse stopped before the end of the page (see [`super::parse_page`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The node budget ran out.
+    Nodes,
+    /// The time budget ran out.
+    Time,
+}
+
 pub(crate) struct Sink {
     nodes: RefCell<Vec<TmpNode>>,
+    max_nodes: usize,
+    /// When the parse must stop (checked by the tokenizer's emitter).
+    pub(crate) deadline: Option<std::time::Instant>,
+    /// Set when a budget ran out: the tokenizer's emitter then sends nothing more.
+    pub(crate) stop: Cell<Option<Stop>>,
     /// An element to insert where the tree builder puts its next comment (see
     /// [`Sink::insert_flat`]).
     flat: RefCell<Option<(QualName, Vec<Attribute>)>>,
@@ -110,6 +124,9 @@ impl Default for Sink {
         Sink {
             nodes: RefCell::new(vec![TmpNode::new(TmpData::Document)]),
             flat: RefCell::new(None),
+            max_nodes: usize::MAX,
+            deadline: None,
+            stop: Cell::new(None),
             quirks: Cell::new(QuirksMode::NoQuirks),
             dummy_name: QualName::new(None, ns!(html), local_name!("")),
         }
@@ -120,7 +137,7 @@ impl Sink {
     /// A sink sized for `len` bytes of markup: pages have one node per 20–40 bytes, and
     /// growing the temporary tree by doubling copies it over and over. Capped (about 5 MB of
     /// nodes), so that a huge page of few nodes does not reserve room for millions.
-    fn for_input(len: usize) -> Self {
+    pub(crate) fn for_input(len: usize) -> Self {
         let sink = Sink::default();
         sink.nodes.borrow_mut().reserve((len / 24).min(1 << 16));
         sink
@@ -141,8 +158,20 @@ impl Sink {
         self.flat.take().is_none()
     }
 
+    /// The same sink, stopping at `budget`'s node and time limits (the clock started at
+    /// `start`).
+    pub(crate) fn with_budget(mut self, budget: &super::Budget, start: std::time::Instant) -> Self {
+        self.max_nodes = budget.max_nodes;
+        self.deadline = budget.deadline(start);
+        self
+    }
+
     fn new_node(&self, data: TmpData) -> u32 {
         let mut nodes = self.nodes.borrow_mut();
+        // The tree builder needs a handle either way; the emitter sends nothing more.
+        if nodes.len() >= self.max_nodes {
+            self.stop.set(Some(Stop::Nodes));
+        }
         nodes.push(TmpNode::new(data));
         (nodes.len() - 1) as u32
     }

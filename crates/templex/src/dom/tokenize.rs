@@ -26,7 +26,7 @@ use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkRes
 use html5ever::tree_builder::{Tracer, TreeBuilder, TreeSink};
 use html5ever::{Attribute, LocalName, ParseOpts, QualName, local_name, ns};
 
-use super::parse::{Handle, Sink};
+use super::parse::{Handle, Sink, Stop};
 use super::tree::Document;
 use html5gum::{Emitter, State, Tokenizer};
 
@@ -35,14 +35,18 @@ pub const MAX_DEPTH: usize = 512;
 
 /// Parse `html` as a document into `sink` (html5ever's `parse_document(…).one(html)`, with
 /// the stack of open elements kept to [`MAX_DEPTH`]).
-pub(crate) fn parse_document(sink: Sink, html: &str) -> Document {
+///
+/// Stops early if the sink's budget runs out (the tokenizer runs on to the end of the
+/// input, which is linear, but the tree builder gets nothing more), and says why.
+pub(crate) fn parse_document(sink: Sink, html: &str) -> (Document, Option<Stop>) {
     // html5ever's tokenizer drops a leading byte order mark; html5gum would read it as text.
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     let builder = TreeBuilder::new(sink, ParseOpts::default().tree_builder);
     let tokenizer = Tokenizer::new_with_emitter(html, TreeEmitter::new(&builder));
     // Reading a string cannot fail.
     let Ok(()) = tokenizer.finish();
-    builder.sink.finish()
+    let stop = builder.sink.stop.get();
+    (builder.sink.finish(), stop)
 }
 
 /// Text from the tokenizer: the input is a `&str` and tokens end at ASCII characters, so
@@ -199,6 +203,8 @@ fn opens_nothing(name: &LocalName) -> bool {
 struct TreeEmitter<'a> {
     builder: &'a Builder,
     depth: DepthGuard,
+    /// Tokens sent (the clock is read every 1,024).
+    sent: u64,
     /// Characters not yet sent (they go out as one token before the next other token).
     chars: Vec<u8>,
     kind: TagKind,
@@ -206,6 +212,10 @@ struct TreeEmitter<'a> {
     self_closing: bool,
     attrs: Vec<Attribute>,
     duplicate_attrs: bool,
+    /// The names in `attrs`, once a tag has many: the first of two attributes of one name
+    /// wins, and a linear search per attribute would make a tag of 100,000 attributes cost
+    /// 100,000² steps.
+    attr_names: std::collections::HashSet<LocalName>,
     /// An attribute is being read into `attr_name` and `attr_value`.
     in_attr: bool,
     attr_name: Vec<u8>,
@@ -224,12 +234,14 @@ impl<'a> TreeEmitter<'a> {
         TreeEmitter {
             builder,
             depth: DepthGuard::default(),
+            sent: 0,
             chars: Vec::new(),
             kind: TagKind::StartTag,
             name: Vec::new(),
             self_closing: false,
             attrs: Vec::new(),
             duplicate_attrs: false,
+            attr_names: std::collections::HashSet::new(),
             in_attr: false,
             attr_name: Vec::new(),
             attr_value: Vec::new(),
@@ -242,8 +254,18 @@ impl<'a> TreeEmitter<'a> {
         }
     }
 
-    /// Send a token; returns the tokenizer state the tree builder asks for.
+    /// Send a token; returns the tokenizer state the tree builder asks for. Once a budget
+    /// has run out, nothing is sent.
     fn send(&mut self, token: Token) -> Option<State> {
+        let sink = &self.builder.sink;
+        if sink.stop.get().is_some() {
+            return None;
+        }
+        self.sent += 1;
+        if self.sent % 1024 == 0 && sink.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            sink.stop.set(Some(Stop::Time));
+            return None;
+        }
         match self.builder.process_token(token, 0) {
             TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
             TokenSinkResult::RawData(RawKind::Rawtext) => Some(State::RawText),
@@ -285,7 +307,17 @@ impl<'a> TreeEmitter<'a> {
         }
         let name = local_name(&self.attr_name);
         // The first of two attributes of one name wins.
-        if self.attrs.iter().any(|a| a.name.local == name) {
+        const FEW: usize = 32;
+        let seen = if self.attrs.len() < FEW {
+            self.attrs.iter().any(|a| a.name.local == name)
+        } else {
+            if self.attr_names.is_empty() {
+                self.attr_names
+                    .extend(self.attrs.iter().map(|a| a.name.local.clone()));
+            }
+            !self.attr_names.insert(name.clone())
+        };
+        if seen {
             self.duplicate_attrs = true;
         } else {
             self.attrs.push(Attribute {
@@ -303,6 +335,10 @@ impl<'a> TreeEmitter<'a> {
         self.self_closing = false;
         self.attrs.clear();
         self.duplicate_attrs = false;
+        // (Clearing walks the set's capacity: only after a tag that used it.)
+        if !self.attr_names.is_empty() {
+            self.attr_names.clear();
+        }
         self.in_attr = false;
         self.attr_name.clear();
         self.attr_value.clear();

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use url::Url;
 
 use super::{ContentConfig, content_html, content_markdown, content_text, page_content};
-use crate::dom::{Document, NodeId, parse_bytes_lean};
+use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, parse_page};
 use crate::method::Method;
 
 /// What is known of a page besides its bytes.
@@ -130,17 +130,25 @@ impl PageContent {
 
 /// The page-level main content of a page's bytes: decoded (BOM, `charset` hint, `<meta
 /// charset>`, detection), parsed without scripts and styles, and the main content found.
-pub fn extract_page(bytes: &[u8], hints: &PageHints, config: &ContentConfig) -> PageContent {
+///
+/// Fails if the bytes are not HTML or the page is over `budget` (see [`parse_page`]).
+pub fn extract_page(
+    bytes: &[u8],
+    hints: &PageHints,
+    config: &ContentConfig,
+    budget: &Budget,
+) -> Result<PageContent, PageError> {
     let t0 = Instant::now();
     // Scripts and styles carry no content: the lean parse leaves their text out.
-    let doc = parse_bytes_lean(bytes, hints.charset.as_deref());
+    let doc = parse_page(bytes, hints.charset.as_deref(), ParseMode::Lean, budget, t0)?;
     let parse = t0.elapsed();
     let content = PageContent::main_content(doc, config);
+    budget.check_time(t0, "finding the content")?;
     let timings = ContentTimings {
         parse,
         extract: t0.elapsed() - parse,
     };
-    content.with_context(hints.url.clone(), timings)
+    Ok(content.with_context(hints.url.clone(), timings))
 }
 
 /// The template mask that a content keep mask implies: the elements below `<body>` that are
@@ -182,7 +190,9 @@ mod tests {
             html.as_bytes(),
             &PageHints::default(),
             &ContentConfig::default(),
-        );
+            &Budget::default(),
+        )
+        .unwrap();
         assert_eq!(c.method(), Method::MainContent);
         assert_eq!(c.title(), Some("T"));
         let text = c.text();
@@ -213,10 +223,51 @@ mod tests {
     }
 
     #[test]
-    fn empty_and_binary_input_give_empty_content() {
-        for bytes in [&b""[..], &[0u8, 159, 146, 150, 0, 1][..]] {
-            let c = extract_page(bytes, &PageHints::default(), &ContentConfig::default());
-            assert!(c.text().trim().is_empty() || c.text().len() < 16);
-        }
+    fn empty_input_gives_empty_content_and_binary_input_an_error() {
+        let (hints, config, budget) = (
+            PageHints::default(),
+            ContentConfig::default(),
+            Budget::default(),
+        );
+        let c = extract_page(b"", &hints, &config, &budget).unwrap();
+        assert!(c.text().trim().is_empty());
+        let e = extract_page(&[0u8, 159, 146, 150, 0, 1], &hints, &config, &budget).unwrap_err();
+        assert_eq!(e.code(), "not_html");
+        let pdf = extract_page(b"%PDF-1.7\n...", &hints, &config, &budget).unwrap_err();
+        assert_eq!(pdf, PageError::NotHtml("a PDF document"));
+    }
+
+    #[test]
+    fn budgets_are_named_in_errors() {
+        let (hints, config) = (PageHints::default(), ContentConfig::default());
+        let page = "<p>Some words of text.</p>".repeat(1000);
+        let small = Budget {
+            max_bytes: 100,
+            ..Budget::default()
+        };
+        let e = extract_page(page.as_bytes(), &hints, &config, &small).unwrap_err();
+        assert_eq!(
+            e,
+            PageError::TooLarge {
+                bytes: page.len(),
+                limit: 100
+            }
+        );
+        assert!(e.to_string().contains("100 bytes"), "{e}");
+        let few = Budget {
+            max_nodes: 500,
+            ..Budget::default()
+        };
+        let e = extract_page(page.as_bytes(), &hints, &config, &few).unwrap_err();
+        assert_eq!(e, PageError::TooManyNodes { limit: 500 });
+        let no_time = Budget {
+            max_time: std::time::Duration::ZERO,
+            ..Budget::default()
+        };
+        let e = extract_page(page.as_bytes(), &hints, &config, &no_time).unwrap_err();
+        assert_eq!(e.code(), "timed_out");
+        // Within budget, the same page gives its text.
+        let c = extract_page(page.as_bytes(), &hints, &config, &Budget::default()).unwrap();
+        assert!(c.text().contains("Some words of text."));
     }
 }

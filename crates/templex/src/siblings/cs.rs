@@ -57,6 +57,8 @@ pub struct CsConfig {
     /// Give up after this many consecutive loads that did not grow the best CS: when the
     /// menu pages have been tried, further links rarely complete a CS.
     pub patience: usize,
+    /// What one sibling page may cost; a page over it is skipped like a failed load.
+    pub page_budget: crate::Budget,
 }
 
 impl Default for CsConfig {
@@ -68,6 +70,7 @@ impl Default for CsConfig {
             max_loads: 24,
             max_links: 400,
             time_budget: Duration::from_secs(60),
+            page_budget: crate::Budget::DEFAULT,
             patience: 24,
         }
     }
@@ -206,7 +209,14 @@ pub fn find_complete_subdigraph<T>(
                 continue;
             }
         };
-        let doc = page.parse();
+        let doc = match page.parse_within(&config.page_budget) {
+            Ok(doc) => doc,
+            Err(e) => {
+                tracing::debug!(%url, error = %e, "sibling refused");
+                out.failed.push(url);
+                continue;
+            }
+        };
         let Some(data) = accept(&doc) else {
             tracing::debug!(%url, "sibling refused by template guard");
             out.rejected.push(url);

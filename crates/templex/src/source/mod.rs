@@ -46,6 +46,22 @@ impl Page {
     pub fn parse(&self) -> crate::Document {
         crate::dom::parse_bytes(&self.body, self.charset.as_deref())
     }
+
+    /// Parse the page within `budget` (refusing bytes that are not HTML): see
+    /// [`crate::dom::parse_page`].
+    pub fn parse_within(&self, budget: &crate::Budget) -> Result<crate::Document, LoadError> {
+        crate::dom::parse_page(
+            &self.body,
+            self.charset.as_deref(),
+            crate::dom::ParseMode::Full,
+            budget,
+            std::time::Instant::now(),
+        )
+        .map_err(|error| LoadError::Refused {
+            url: self.final_url.to_string(),
+            error,
+        })
+    }
 }
 
 /// Why a page could not be loaded. Loaders report these; callers skip such pages.
@@ -75,6 +91,14 @@ pub enum LoadError {
         url: String,
         /// The content type the server sent.
         content_type: String,
+    },
+    /// The page was loaded but is not HTML, or is over the page budget.
+    #[error("{url}: {error}")]
+    Refused {
+        /// The page's URL.
+        url: String,
+        /// Why it was refused.
+        error: crate::PageError,
     },
     /// The body exceeded the size limit.
     #[error("body larger than {limit} bytes: {url}")]

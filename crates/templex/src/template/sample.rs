@@ -23,7 +23,14 @@ fn sample_template(
     learn: impl FnOnce(&Document, &[Document]) -> (Vec<bool>, Option<String>),
 ) -> TemplateResult {
     let t = Instant::now();
-    let (sample, note) = site_sample(source, key_url, &doc, config.site_pages, config.seed);
+    let (sample, note) = site_sample(
+        source,
+        key_url,
+        &doc,
+        config.site_pages,
+        config.seed,
+        &config.budget,
+    );
     let siblings = t.elapsed();
     let t2 = Instant::now();
     let (template, learn_note) = learn(&doc, &sample);
@@ -108,6 +115,7 @@ pub fn site_sample(
     key_doc: &Document,
     n: usize,
     seed: u64,
+    budget: &crate::Budget,
 ) -> (Vec<Document>, Option<String>) {
     use crate::cluster::{ClusterConfig, Fingerprint};
     use crate::links::{extract_links, same_site};
@@ -145,7 +153,9 @@ pub fn site_sample(
         }
         loads += 1;
         let Ok(p) = source.load(&url) else { continue };
-        let d = p.parse();
+        let Ok(d) = p.parse_within(budget) else {
+            continue;
+        };
         if Fingerprint::of(&d).jaccard(&key_print) < similarity {
             other += 1;
             continue;

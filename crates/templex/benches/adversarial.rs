@@ -1,0 +1,274 @@
+//! Hostile page shapes against typical pages: milliseconds per megabyte of every stage.
+//!
+//! `cargo bench -p templex --bench adversarial [-- --sizes 1,10]` generates each shape
+//! (nothing is stored) at 1 MB and 10 MB and times, in one process:
+//! - `parse`: decoding and the lean parse;
+//! - `content`: page-level main content (`extract_page`, parse included);
+//! - `hybex`, `pagelevel`, `tablechunk`: the site-level methods on a site of three pages of
+//!   the shape that link to each other (links, the complete subdigraph, mappings, page-level
+//!   features and isotonic smoothing, table chunks, all three pages parsed).
+//!
+//! The reference is the same stages on typical pages: the dev data's site mirrors (set
+//! TEMPLEX_DATA if they are not at `../shared/data`), else the bundled example site. Every
+//! shape should be within 5× of typical per megabyte, and none over 1 s at 10 MB.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use templex::extract::ContentConfig;
+use templex::source::MemorySource;
+use templex::template::{TemplateConfig, extract_template};
+use templex::{Budget, Method, PageHints, extract_page};
+use url::Url;
+
+/// A shape: its name and a generator of about `size` bytes.
+type Shape = (&'static str, fn(usize) -> String);
+
+fn repeat_to(size: usize, head: &str, unit: &str, tail_unit: &str) -> String {
+    let n = (size.saturating_sub(head.len()) / (unit.len() + tail_unit.len()).max(1)).max(1);
+    let mut s = String::with_capacity(size + 64);
+    s.push_str(head);
+    for _ in 0..n {
+        s.push_str(unit);
+    }
+    for _ in 0..n {
+        s.push_str(tail_unit);
+    }
+    s
+}
+
+fn numbered(size: usize, head: &str, unit: impl Fn(usize) -> String) -> String {
+    let mut s = String::with_capacity(size + 64);
+    s.push_str(head);
+    let mut i = 0;
+    while s.len() < size {
+        s.push_str(&unit(i));
+        i += 1;
+    }
+    s
+}
+
+const SHAPES: &[Shape] = &[
+    ("nested <div>, closed", |n| {
+        repeat_to(n, "<body>", "<div>x", "</div>")
+    }),
+    ("nested <div>, unclosed", |n| {
+        repeat_to(n, "<body>", "<div>x", "")
+    }),
+    ("nested <span>, unclosed", |n| {
+        repeat_to(n, "<body>", "<span>x", "")
+    }),
+    ("table in table, unclosed", |n| {
+        repeat_to(n, "<body>", "<table><tr><td>x", "")
+    }),
+    ("table in table, closed", |n| {
+        repeat_to(n, "<body>", "<table><tr><td>x", "</td></tr></table>")
+    }),
+    ("misnested <b><i><u>", |n| {
+        repeat_to(n, "<body>", "<b><i><u>x", "</b></i></u>")
+    }),
+    ("<a> across <p>", |n| {
+        repeat_to(n, "<body>", "<a href=#>x<p>y", "")
+    }),
+    ("formatting, all different, reopened", |n| {
+        numbered(n, "<body>", |i| format!("<b class=c{i}><p>x</p>"))
+    }),
+    ("foster parenting", |n| {
+        repeat_to(n, "<body><table>", "<div>x</div>", "")
+    }),
+    ("many <form>s", |n| {
+        repeat_to(n, "<body>", "<form><input name=q>x", "")
+    }),
+    ("nested lists", |n| repeat_to(n, "<body>", "<ul><li>x", "")),
+    ("at the depth limit, flat", |n| {
+        repeat_to(n, &"<div>".repeat(509), "<div>x</div>", "")
+    }),
+    ("one element, many attributes", |n| {
+        numbered(n, "<body><div ", |i| format!("a{i}=\"{i}\" "))
+    }),
+    ("links, 1 per 30 bytes", |n| {
+        numbered(n, "<body>", |i| format!("<a href=/p{i}>l{i}</a> "))
+    }),
+    ("one text node", |n| repeat_to(n, "<body><p>", "word ", "")),
+    ("flat <div>s", |n| {
+        repeat_to(n, "<body>", "<div>x</div>", "")
+    }),
+];
+
+/// The stages timed, in table order.
+const STAGES: &[&str] = &["parse", "content", "hybex", "pagelevel", "tablechunk"];
+
+fn data_dir() -> Option<PathBuf> {
+    std::env::var_os("TEMPLEX_DATA")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(std::iter::once(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        ))
+        .find(|p| p.join("sites").is_dir())
+}
+
+fn html_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "html") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A site of three pages of `body` that link to each other; the key page is the first.
+fn site_of(body: &str) -> (MemorySource, Url) {
+    let mut site = MemorySource::new();
+    let urls: Vec<Url> = (0..3)
+        .map(|i| Url::parse(&format!("https://bench.example/p{i}.html")).expect("url"))
+        .collect();
+    let nav: String = urls
+        .iter()
+        .enumerate()
+        .map(|(i, u)| format!("<a href=\"{u}\">page {i}</a>"))
+        .collect();
+    for (i, u) in urls.iter().enumerate() {
+        let page = format!(
+            "<html><head><title>p{i}</title></head><body><nav>{nav}</nav>{body}\
+             <p>Page {i} of the bench site.</p></body></html>"
+        );
+        site.insert(u, page);
+    }
+    (site, urls[0].clone())
+}
+
+/// Time of each stage on one page.
+fn time_stages(page: &str) -> [Duration; 5] {
+    let mut out = [Duration::ZERO; 5];
+    let t = Instant::now();
+    let _ = templex::dom::parse_bytes_lean(page.as_bytes(), None);
+    out[0] = t.elapsed();
+    let t = Instant::now();
+    let _ = extract_page(
+        page.as_bytes(),
+        &PageHints::default(),
+        &ContentConfig::default(),
+        &Budget::UNLIMITED,
+    );
+    out[1] = t.elapsed();
+    let (site, key) = site_of(page);
+    for (i, method) in [Method::HybEx, Method::PageLevel, Method::TableChunk]
+        .into_iter()
+        .enumerate()
+    {
+        let t = Instant::now();
+        let r = extract_template(&site, &key, &TemplateConfig::for_method(method));
+        out[2 + i] = t.elapsed();
+        if let Err(e) = r {
+            eprintln!("  {method}: {e}");
+        }
+    }
+    out
+}
+
+fn ms_per_mb(d: Duration, bytes: usize) -> f64 {
+    d.as_secs_f64() * 1e3 / (bytes as f64 / 1e6)
+}
+
+fn main() {
+    // `cargo test --benches` runs this with --bench absent: one small size only.
+    let args: Vec<String> = std::env::args().collect();
+    let quick = !args.iter().any(|a| a == "--bench");
+    let sizes: Vec<usize> = args
+        .iter()
+        .position(|a| a == "--sizes")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.split(',').filter_map(|x| x.parse::<f64>().ok()).collect())
+        .unwrap_or_else(|| if quick { vec![0.05] } else { vec![1.0, 10.0] })
+        .into_iter()
+        .map(|mb: f64| (mb * 1e6) as usize)
+        .collect();
+
+    // Typical pages: the mirrors (every 20th page), else the bundled example site.
+    let (typical_from, typical): (String, Vec<PathBuf>) = match data_dir() {
+        Some(d) => (
+            format!("{}/sites, every 20th page", d.display()),
+            html_files(&d.join("sites"))
+                .into_iter()
+                .step_by(20)
+                .collect(),
+        ),
+        None => {
+            let ex = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+            eprintln!("NOTICE: shared data not found (set TEMPLEX_DATA); typical = examples/");
+            ("examples/".into(), html_files(&ex))
+        }
+    };
+    let typical: Vec<String> = typical
+        .iter()
+        .take(if quick { 5 } else { usize::MAX })
+        .filter_map(|p| std::fs::read(p).ok())
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .collect();
+    let mut sum = [Duration::ZERO; 5];
+    let mut bytes = 0;
+    for page in &typical {
+        for (s, t) in sum.iter_mut().zip(time_stages(page)) {
+            *s += t;
+        }
+        bytes += page.len();
+    }
+    let base: Vec<f64> = sum.iter().map(|d| ms_per_mb(*d, bytes)).collect();
+    println!(
+        "typical: {} pages, {:.1} MB ({typical_from})\n",
+        typical.len(),
+        bytes as f64 / 1e6
+    );
+    println!(
+        "| shape | MB | {} | worst × typical |",
+        STAGES
+            .iter()
+            .map(|s| format!("{s} ms/MB"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    println!("|---|---:|{}---:|", "---:|".repeat(STAGES.len()));
+    println!(
+        "| typical pages | {:.1} | {} | 1.0 |",
+        bytes as f64 / 1e6,
+        base.iter()
+            .map(|v| format!("{v:.1}"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    for &size in &sizes {
+        for (name, make) in SHAPES {
+            let page = make(size);
+            let t = time_stages(&page);
+            let per: Vec<f64> = t.iter().map(|d| ms_per_mb(*d, page.len())).collect();
+            let worst = per
+                .iter()
+                .zip(&base)
+                .map(|(v, b)| v / b.max(1e-9))
+                .fold(0.0, f64::max);
+            let slowest = t.iter().max().copied().unwrap_or_default();
+            println!(
+                "| {name} | {:.1} | {} | {worst:.1}{} |",
+                page.len() as f64 / 1e6,
+                per.iter()
+                    .map(|v| format!("{v:.1}"))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                if slowest > Duration::from_secs(1) {
+                    format!(" (slowest stage {:.1} s)", slowest.as_secs_f64())
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+}
