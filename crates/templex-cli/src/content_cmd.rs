@@ -147,7 +147,10 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
             || matches!(args.format, ContentFormat::Markdown | ContentFormat::Html)),
         ..ContentConfig::default()
     };
-    let template_config = args.method.try_config()?;
+    let template_config = templex::template::TemplateConfig {
+        budget: args.budget.budget(),
+        ..args.method.try_config()?
+    };
     let bar = if jobs.len() > 1 && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         let b = ProgressBar::new(jobs.len() as u64);
         b.set_style(

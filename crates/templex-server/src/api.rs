@@ -308,7 +308,7 @@ fn content_job(
             if let (Some(method), Some(url)) = (site_method, url.as_ref()) {
                 if let Some(site) = app.site_source(url) {
                     let source = RequestSource::with_key(url.clone(), html, Some(site));
-                    return site_content(&source, url, method, &config, rendering, input);
+                    return site_content(&source, url, method, &config, rendering, input, app);
                 }
             }
             let hints = PageHints { url, charset: None };
@@ -346,7 +346,7 @@ fn content_job(
                     Vec::new(),
                 ));
             }
-            site_content(&source, &url, method, &config, rendering, input)
+            site_content(&source, &url, method, &config, rendering, input, app)
         }
         (None, None) => Err(ApiError::bad_request("give the page's html or its url")),
     }
@@ -360,9 +360,13 @@ fn site_content(
     config: &ContentConfig,
     rendering: Rendering,
     input: String,
+    app: &App,
 ) -> Result<ContentRecord, ApiError> {
-    let r = extract_template(source, url, &TemplateConfig::for_method(method))
-        .map_err(|e| load_error(url, e))?;
+    let template = TemplateConfig {
+        budget: app.limits.budget,
+        ..TemplateConfig::for_method(method)
+    };
+    let r = extract_template(source, url, &template).map_err(|e| load_error(url, e))?;
     let content = r.content(config);
     let mut notes = r.notes.clone();
     if content.method() == Method::MainContent {
@@ -519,7 +523,10 @@ fn template_job(app: &App, req: TemplateRequest) -> Result<TemplateAnswer, ApiEr
         (None, None) => return Err(ApiError::bad_request("give the key page's url or html")),
     };
     let method = req.method.unwrap_or(default_method);
-    let config = template_config(&req, method)?;
+    let config = TemplateConfig {
+        budget: app.limits.budget,
+        ..template_config(&req, method)?
+    };
     let r = extract_template(&source, &key_url, &config).map_err(|e| load_error(&key_url, e))?;
     let report = template_report(&r);
     let has = |i: Include| req.include.contains(&i);

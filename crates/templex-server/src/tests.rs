@@ -473,6 +473,24 @@ async fn every_error_status() {
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
     expect_error(&app, post_raw("/v1/content", junk), 422, "not_html").await;
+    // 422: over the page budget, named; the worker is free for the next request.
+    let tight = app_with(Limits {
+        budget: templex::Budget {
+            max_nodes: 1000,
+            ..templex::Budget::default()
+        },
+        ..Limits::default()
+    });
+    let big = "<p>Some words.</p>".repeat(2000);
+    expect_error(
+        &tight,
+        post_raw("/v1/content", big.clone()),
+        422,
+        "too_many_nodes",
+    )
+    .await;
+    let (s, _, _) = call(&tight, post_raw("/v1/content", "<p>Some words.</p>")).await;
+    assert_eq!(s, StatusCode::OK);
     // Malformed HTML is a page, never an error.
     let (s, _, _) = call(
         &app,

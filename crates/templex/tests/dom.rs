@@ -197,6 +197,37 @@ fn many_attributes_keep_the_first_of_each_name() {
 }
 
 #[test]
+fn hostile_tags_do_not_overflow_the_stack() {
+    // A small stack (a quarter of a test thread's), and tags of 200,000 attributes of every
+    // kind the tokenizer reads differently.
+    let shapes = [
+        " a=\"1\"",
+        " a='1'",
+        " a=1",
+        " a",
+        " a = \"1\"",
+        " =\"x\"",
+        " /",
+        " a=\"1\"/",
+    ];
+    std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            for shape in shapes {
+                let html = format!("<body><div{}>text</div>", shape.repeat(200_000));
+                let doc = parse_str(&html);
+                check_invariants(&doc);
+                assert!(all_text(&doc).contains("text"), "{shape:?}");
+                let _ = templex::dom::parse_bytes_lean(html.as_bytes(), None);
+                let _ = templex::dom::parse_bytes_text(html.as_bytes(), None);
+            }
+        })
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
+}
+
+#[test]
 fn pages_under_the_depth_limit_parse_as_the_specification_says() {
     // The limit counts what the tree builder holds: the stack of open elements, and the
     // formatting elements it would reopen (at most three of each kind).
