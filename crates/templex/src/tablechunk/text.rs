@@ -122,7 +122,12 @@ const IMAGE_EXTENSIONS: &[&str] = &[
 /// (CJK, …) are kept as they are.
 pub fn image_name_words(src: &str) -> Option<String> {
     let src = src.trim();
-    if src.len() > 5 && src[..5].eq_ignore_ascii_case("data:") {
+    // (`get`: byte 5 may fall inside a character of a non-ASCII name.)
+    if src.len() > 5
+        && src
+            .get(..5)
+            .is_some_and(|p| p.eq_ignore_ascii_case("data:"))
+    {
         return None;
     }
     let path = src.split(['?', '#']).next().unwrap_or("");
@@ -273,6 +278,20 @@ mod tests {
         for t in ["  a ", "\u{a0} \u{feff}", "", "\u{200b}x", " \u{ad} "] {
             assert_eq!(has_visible_text(t), !normalize_text(t).is_empty(), "{t:?}");
         }
+    }
+
+    #[test]
+    fn non_ascii_image_names_are_read_not_sliced() {
+        // Found by fuzzing: byte 5 falls inside the 'é'.
+        assert_eq!(
+            image_name_words("abcd\u{e9}.gif").as_deref(),
+            Some("abcd\u{e9}")
+        );
+        assert_eq!(
+            informative_alt("\u{e9}\u{e9}\u{e9}.png"),
+            image_name_words("\u{e9}\u{e9}\u{e9}.png")
+        );
+        assert_eq!(image_name_words("DATA:image/png;base64,xx"), None);
     }
 
     #[test]
