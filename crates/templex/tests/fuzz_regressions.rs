@@ -3,8 +3,7 @@
 //! mirror `fuzz/fuzz_targets/*.rs` and `fuzz/src/lib.rs` (control byte first, then the
 //! data), so a file from `fuzz/artifacts/<target>/` replays here byte for byte.
 //!
-//! A test of a finding that is not fixed yet is `#[ignore = "fuzz finding: …"]`, so that the
-//! suite stays green; `cargo test --test fuzz_regressions -- --ignored` runs them.
+//! A test of a finding that is not fixed yet is `//! suite stays green; `cargo test --test fuzz_regressions -- --ignored` runs them.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -303,38 +302,56 @@ fn replays_run_on_small_inputs() {
 
 // ---- findings ----
 
-/// Finding 1 (template, 2026-11-25): `tablechunk::image_name_words` tests for a `data:` URI
-/// with `src[..5]`, which panics when byte 5 of the `src` (or of a file-name-like ALT text)
-/// falls inside a multi-byte character. Any page with such an image kills the table chunk
-/// method: `extract_template` with `Method::TableChunk`, and batch mode, whose default
-/// method it is (rayon re-raises the panic: the whole run stops).
-const FINDING_1_PAGE: &[u8] =
-    b"<html><body><p>Some text</p><img src=\"abcd\xc3\xa9.gif\"><p>More text</p></body></html>";
+// Finding 1 (found by `template` and by `batch`): `tablechunk::image_name_words` tests for a
+// `data:` URI with `src[..5]`, which panics when byte 5 of the image `src` (or of an ALT
+// text that looks like a file name) falls inside a multi-byte character. Any page with such
+// an image kills the table chunk method: `extract_template` with `Method::TableChunk`, and
+// batch mode, whose default method it is (rayon re-raises the panic of the worker: the
+// whole run stops). The tokenizer makes such bytes out of anything: a NUL in an attribute
+// becomes U+FFFD (3 bytes), windows-1252 bytes 0x80-0x9F become 2- and 3-byte characters.
 
 #[test]
-fn finding_1_image_name_words_non_ascii() {
+fn finding_1_image_name_words_non_ascii_src() {
     // "abcd" then 'é' at bytes 4..6: byte 5 is inside it.
     let _ = templex::tablechunk::image_name_words("abcd\u{e9}.gif");
+}
+
+#[test]
+fn finding_1_informative_alt_file_name() {
+    // An ALT text that looks like a file name goes through image_name_words too.
     let _ = templex::tablechunk::informative_alt("\u{e9}\u{e9}\u{e9}.png");
 }
 
 #[test]
-fn finding_1_table_chunk_template() {
-    // Control byte 5 | 8: table chunks, the harness's menu linking the pages.
-    let mut data = vec![5 | 8];
-    data.extend_from_slice(FINDING_1_PAGE);
-    replay_template(&data);
+fn finding_1_template_minimized() {
+    // fuzz/artifacts/template, minimized by `cargo fuzz tmin` to 15 bytes. Control byte
+    // 0x0d: table chunks, with the harness's menu; `src` ".\0\0l" parses to
+    // ".\u{fffd}\u{fffd}l", whose byte 5 is inside the second U+FFFD.
+    replay_template(b"\x0d<img src=\".\x00\x00l");
 }
 
 #[test]
-fn finding_1_batch_table_chunk() {
-    // Control byte 0: pages written with the WarcWriter, table chunks (batch's default).
+fn finding_1_batch_minimized() {
+    // fuzz/artifacts/batch, minimized by `cargo fuzz tmin` to 16 bytes. Control byte 0x20:
+    // one page written with the WarcWriter, `charset=windows-1252`, table chunks (batch's
+    // default); `src` "h\x95\x8f" decodes to "h\u{2022}\u{8f}", byte 5 inside U+008F.
+    let dir = tempfile::tempdir().unwrap();
+    let out = replay_batch(b" <img src=\"h\x95\x8f\">", dir.path());
+    assert_eq!(out.len(), 1);
+}
+
+/// Finding 1 on a whole page in a small site, not only on a minimized input: every page of
+/// the site has the image, and batch mode learns table chunks from four of them.
+#[test]
+fn finding_1_batch_site() {
+    let page: &[u8] =
+        b"<html><body><p>Some text</p><img src=\"abcd\xc3\xa9.gif\"><p>More text</p></body></html>";
     let mut data = vec![0];
     for k in 0..4 {
         if k > 0 {
             data.extend_from_slice(PAGE_SEPARATOR);
         }
-        data.extend_from_slice(FINDING_1_PAGE);
+        data.extend_from_slice(page);
     }
     let dir = tempfile::tempdir().unwrap();
     let out = replay_batch(&data, dir.path());
