@@ -11,60 +11,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use templex::Method;
-use templex::extract::ContentConfig;
-use templex::output::{annotated_html, template_html, template_report};
-use templex::source::MemorySource;
-use templex::template::{TemplateConfig, extract_template};
-use url::Url;
-
-const METHODS: [Method; 8] = [
-    Method::HybEx,
-    Method::HybEx,
-    Method::HybEx,
-    Method::TemEx,
-    Method::SiteLevel,
-    Method::TableChunk,
-    Method::PageLevel,
-    Method::MainContent,
-];
 
 fuzz_target!(|data: &[u8]| {
-    let (control, rest) = templex_fuzz::control(data);
-    let pages = templex_fuzz::split_pages(rest, 3, 4);
-    let urls: Vec<Url> = (0..pages.len())
-        .map(|k| Url::parse(&format!("https://fuzz.example/{k}.html")).unwrap())
-        .collect();
-    let mut source = MemorySource::new();
-    for (k, page) in pages.into_iter().enumerate() {
-        let mut body = page;
-        if control & 8 != 0 {
-            body.extend_from_slice(b"<nav>");
-            for (j, u) in urls.iter().enumerate() {
-                if j != k {
-                    body.extend_from_slice(format!("<a href=\"{u}\">page {j}</a>").as_bytes());
-                }
-            }
-            body.extend_from_slice(b"</nav>");
-        }
-        if control & 32 != 0 {
-            source.insert_with_charset(&urls[k], body, "windows-1252");
-        } else {
-            source.insert(&urls[k], body);
-        }
-    }
-    let method = METHODS[(control & 7) as usize];
-    let config = TemplateConfig {
-        fallback: control & 16 == 0,
-        ..TemplateConfig::for_method(method)
-    };
-    let Ok(result) = extract_template(&source, &urls[0], &config) else {
-        return;
-    };
-    let _ = template_report(&result);
-    let _ = annotated_html(&result.doc, &result.template);
-    let _ = template_html(&result.doc, &result.template, &result.key_url);
-    let content = result.content(&ContentConfig::default());
-    let _ = content.text();
-    let _ = content.markdown();
+    templex_fuzz::run_template(data);
 });

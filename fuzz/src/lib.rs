@@ -1,8 +1,24 @@
-//! Helpers shared by the fuzz targets: how a target reads its control byte and splits its
-//! input into pages. `crates/templex/tests/fuzz_regressions.rs` mirrors them, so a
-//! minimized input replays there exactly as here.
+//! The fuzz targets' harness: how each target turns its input into library calls (a
+//! control byte first, then pages split on [`PAGE_SEPARATOR`]). The targets in
+//! `fuzz_targets/` call it, and `crates/templex/tests/fuzz_regressions.rs` includes this
+//! file, so a minimized input replays there exactly as here.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use templex::Method;
+use templex::batch::{BatchConfig, BatchInput, OutRecord, records, run_records};
+use templex::dom::{self, Document, NodeId};
+use templex::extract::ContentConfig;
+use templex::output::{annotated_html, template_html, template_report};
+use templex::source::warc::{WarcWriter, read_warc_pages};
+use templex::source::{MemorySource, PageSource, WarcSource};
+use templex::store::TemplateStore;
+use templex::template::{TemplateConfig, extract_template};
+use templex::{PageHints, extract_page};
+use url::Url;
 
 /// Transport charsets a target may pass along with the bytes (the HTTP `Content-Type`
 /// charset): none, the common ones, a multi-byte and a UTF-16 one, and junk.
@@ -66,13 +82,199 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-/// A scratch file of this process (in `/dev/shm` when there is one), for the readers that
-/// take a path.
-pub fn scratch_path(name: &str) -> PathBuf {
-    let dir = if std::path::Path::new("/dev/shm").is_dir() {
+/// A scratch directory of this process (in `/dev/shm` when there is one), for the readers
+/// that take a path.
+pub fn scratch_dir() -> PathBuf {
+    let base = if Path::new("/dev/shm").is_dir() {
         PathBuf::from("/dev/shm")
     } else {
         std::env::temp_dir()
     };
-    dir.join(format!("templex-fuzz-{}-{name}", std::process::id()))
+    let dir = base.join(format!("templex-fuzz-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    dir
+}
+
+/// The `parse` target.
+pub fn run_parse(data: &[u8]) {
+    fn exercise(doc: &Document) -> String {
+        let html = doc.to_html();
+        let _ = doc.signatures();
+        let _ = doc.visible_text(NodeId::ROOT);
+        let _ = doc.title();
+        if let Some(body) = doc.body() {
+            let _ = doc.dom_path(body);
+        }
+        html
+    }
+    let (control, body) = control(data);
+    let charset = charset(control);
+    let _ = dom::not_html(body);
+    let html = exercise(&dom::parse_bytes(body, charset));
+    exercise(&dom::parse_bytes_lean(body, charset));
+    exercise(&dom::parse_bytes_text(body, charset));
+    let _ = dom::parse_str(&html);
+}
+
+/// The `content` target.
+pub fn run_content(data: &[u8]) {
+    let (control, body) = control(data);
+    let hints = PageHints {
+        url: Some(Url::parse("https://fuzz.example/dir/page.html").unwrap()),
+        charset: charset(control).map(str::to_string),
+    };
+    let config = ContentConfig {
+        comments: control & 8 != 0,
+        drop_captions: control & 16 == 0,
+        drop_labels: control & 16 == 0,
+        ..ContentConfig::default()
+    };
+    // Budgets and refusals (not HTML) are answers too; only panics and hangs are findings.
+    let Ok(page) = extract_page(body, &hints, &config, &templex::Budget::default()) else {
+        return;
+    };
+    let _ = page.text();
+    let _ = page.markdown();
+    let _ = page.html();
+    let _ = page.title();
+}
+
+/// The `template` target.
+pub fn run_template(data: &[u8]) {
+    const METHODS: [Method; 8] = [
+        Method::HybEx,
+        Method::HybEx,
+        Method::HybEx,
+        Method::TemEx,
+        Method::SiteLevel,
+        Method::TableChunk,
+        Method::PageLevel,
+        Method::MainContent,
+    ];
+    let (control, rest) = control(data);
+    let pages = split_pages(rest, 3, 4);
+    let urls: Vec<Url> = (0..pages.len())
+        .map(|k| Url::parse(&format!("https://fuzz.example/{k}.html")).unwrap())
+        .collect();
+    let mut source = MemorySource::new();
+    for (k, page) in pages.into_iter().enumerate() {
+        let mut body = page;
+        if control & 8 != 0 {
+            body.extend_from_slice(b"<nav>");
+            for (j, u) in urls.iter().enumerate() {
+                if j != k {
+                    body.extend_from_slice(format!("<a href=\"{u}\">page {j}</a>").as_bytes());
+                }
+            }
+            body.extend_from_slice(b"</nav>");
+        }
+        if control & 32 != 0 {
+            source.insert_with_charset(&urls[k], body, "windows-1252");
+        } else {
+            source.insert(&urls[k], body);
+        }
+    }
+    let config = TemplateConfig {
+        fallback: control & 16 == 0,
+        ..TemplateConfig::for_method(METHODS[(control & 7) as usize])
+    };
+    let Ok(result) = extract_template(&source, &urls[0], &config) else {
+        return;
+    };
+    let _ = template_report(&result);
+    let _ = annotated_html(&result.doc, &result.template);
+    let _ = template_html(&result.doc, &result.template, &result.key_url);
+    let content = result.content(&ContentConfig::default());
+    let _ = content.text();
+    let _ = content.markdown();
+}
+
+/// `data` as one gzip stream.
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
+    enc.write_all(data).unwrap();
+    enc.finish().unwrap()
+}
+
+/// The `warc` target.
+pub fn run_warc(data: &[u8], dir: &Path) {
+    fn pieces(data: &[u8]) -> Vec<&[u8]> {
+        let mut starts: Vec<usize> = data
+            .windows(7)
+            .enumerate()
+            .filter(|(i, w)| *i > 0 && *w == b"WARC/1.")
+            .map(|(i, _)| i)
+            .collect();
+        starts.insert(0, 0);
+        starts.push(data.len());
+        starts.windows(2).map(|w| &data[w[0]..w[1]]).collect()
+    }
+    let (control, rest) = control(data);
+    let file = match control % 3 {
+        0 => rest.to_vec(),
+        1 => gzip(rest),
+        _ => pieces(rest).into_iter().flat_map(gzip).collect(),
+    };
+    let path = dir.join("in.warc");
+    std::fs::write(&path, &file).unwrap();
+    if let Ok(source) = WarcSource::open(&path) {
+        let urls: Vec<Url> = source.urls().cloned().collect();
+        for url in &urls {
+            let _ = source.resolves(url);
+            let _ = source.canonical_url(url);
+            let _ = source.load(url);
+        }
+        let _ = (source.len(), source.redirects(), source.problems());
+        let _ = source.bodies_in_memory();
+    }
+    if let Ok(pages) = read_warc_pages(&path) {
+        for page in pages {
+            let _ = page;
+        }
+    }
+}
+
+/// The `batch` target.
+pub fn run_batch(data: &[u8], dir: &Path) -> Vec<OutRecord> {
+    const METHODS: [Method; 4] = [
+        Method::TableChunk,
+        Method::HybEx,
+        Method::SiteLevel,
+        Method::MainContent,
+    ];
+    let (control, rest) = control(data);
+    let path = dir.join("batch.warc");
+    if control & 1 != 0 {
+        std::fs::write(&path, rest).unwrap();
+    } else {
+        let pages = split_pages(rest, 1, 6);
+        let mut w = WarcWriter::create(&path, control & 2 != 0).unwrap();
+        w.write_warcinfo(&[("description", "fuzz")]).unwrap();
+        for (k, body) in pages.iter().enumerate() {
+            let host = if control & 16 != 0 && k % 2 == 1 {
+                "www.fuzz-b.example"
+            } else {
+                "www.fuzz-a.example"
+            };
+            let charset = (control & 32 != 0).then_some("windows-1252");
+            w.write_response(&format!("https://{host}/p{k}.html"), body, charset)
+                .unwrap();
+        }
+        w.finish().unwrap();
+    }
+    let config = BatchConfig {
+        method: METHODS[((control >> 2) & 3) as usize],
+        site_sample: 10,
+        sample_pages: 4,
+        min_pages: 2,
+        window: 3,
+        quiet: 3,
+        chunk: 2,
+        ..BatchConfig::default()
+    };
+    let mut store = TemplateStore::in_memory().unwrap();
+    let mut sink: Vec<OutRecord> = Vec::new();
+    let items = records(&[BatchInput::Warc(path)]);
+    let _ = run_records(items, "fuzz", &config, &mut store, &mut sink, &|_| {});
+    sink
 }
