@@ -12,7 +12,7 @@
 //! TEMPLEX_DATA if they are not at `../shared/data`), else the bundled example site. Every
 //! shape should be within 5× of typical per megabyte, and none over 1 s at 10 MB.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use templex::extract::ContentConfig;
@@ -98,32 +98,10 @@ const SHAPES: &[Shape] = &[
 /// The stages timed, in table order.
 const STAGES: &[&str] = &["parse", "content", "hybex", "pagelevel", "tablechunk"];
 
-fn data_dir() -> Option<PathBuf> {
-    std::env::var_os("TEMPLEX_DATA")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(std::iter::once(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        ))
-        .find(|p| p.join("sites").is_dir())
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
 
-fn html_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "html") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use common::{data_dir, html_files};
 
 /// A site of three pages of `body` that link to each other; the key page is the first.
 fn site_of(body: &str) -> (MemorySource, Url) {

@@ -8,7 +8,7 @@
 //! `ISO_TIMES=1` also prints every measured run, to see load and warm-up effects.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -227,32 +227,10 @@ fn header() {
     );
 }
 
-fn data_dir() -> Option<PathBuf> {
-    std::env::var_os("TEMPLEX_DATA")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(std::iter::once(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        ))
-        .find(|p| p.join("sites").is_dir())
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
 
-fn html_files(dir: &Path) -> Vec<(u64, PathBuf)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.to_string_lossy().contains(".htm") {
-                out.push((e.metadata().map_or(0, |m| m.len()), p));
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use common::{data_dir, html_files};
 
 /// The element tree of a page (the document node as its root, so there is exactly one), in
 /// the DOM's pre-order with ids renumbered densely.
@@ -312,7 +290,11 @@ fn main() {
         return;
     };
     // The largest files by bytes, then the largest of those by element count.
-    let files = html_files(&data.join("sites"));
+    let mut files: Vec<(u64, PathBuf)> = html_files(&data.join("sites"))
+        .into_iter()
+        .map(|p| (std::fs::metadata(&p).map_or(0, |m| m.len()), p))
+        .collect();
+    files.sort();
     let mut pages: Vec<(String, Vec<Option<u32>>)> = files
         .iter()
         .rev()

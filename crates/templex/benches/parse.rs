@@ -7,38 +7,15 @@
 //! construction; decoding (templex's charset pipeline) and the lean and text-only parses
 //! (rates over the same full HTML size) are reported on their own lines.
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use html5ever::tendril::TendrilSink;
 use markup5ever_rcdom::RcDom;
 
-fn data_dir() -> Option<PathBuf> {
-    std::env::var_os("TEMPLEX_DATA")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(std::iter::once(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        ))
-        .find(|p| p.join("sites").is_dir())
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
 
-fn html_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.to_string_lossy().contains(".htm") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use common::{data_dir, html_files};
 
 fn best_of<F: FnMut()>(rounds: usize, mut f: F) -> Duration {
     (0..rounds)
