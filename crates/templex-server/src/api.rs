@@ -181,22 +181,14 @@ fn load_error(url: &Url, e: LoadError) -> ApiError {
 }
 
 /// A page the library refused (not HTML, or over the page budget) as the status a client can
-/// act on; the code is the library's ([`PageError::code`]).
+/// act on; the code is the library's ([`PageError::code`]). Every page a request brings or
+/// names goes through the library's refusal, so the API has no check of its own.
 fn page_error(e: PageError) -> ApiError {
     let status = match e {
         PageError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
         _ => StatusCode::UNPROCESSABLE_ENTITY,
     };
     ApiError::new(status, e.code(), e.to_string())
-}
-
-fn check_html(bytes: &[u8]) -> Result<(), ApiError> {
-    match templex::dom::not_html(bytes) {
-        Some(what) => Err(ApiError::not_html(format!(
-            "the page is not HTML: it looks like {what}"
-        ))),
-        None => Ok(()),
-    }
 }
 
 // ---- /v1/content -------------------------------------------------------------------------
@@ -302,7 +294,6 @@ fn content_job(
     let site_method = req.method.filter(|m| *m != Method::MainContent);
     match (html, url) {
         (Some(html), url) => {
-            check_html(&html)?;
             // A site method and a page of a configured site: site-aware, with the client's
             // copy of the page as the key page.
             if let (Some(method), Some(url)) = (site_method, url.as_ref()) {
@@ -501,7 +492,6 @@ fn template_job(app: &App, req: TemplateRequest) -> Result<TemplateAnswer, ApiEr
     let url = req.url.as_deref().map(parse_url).transpose()?;
     let (source, key_url, default_method) = match (&req.html, url) {
         (Some(html), url) => {
-            check_html(html.as_bytes())?;
             let url = match url {
                 Some(u) => u,
                 None => Url::parse(PASTED_URL).expect("a valid URL"),

@@ -473,6 +473,10 @@ async fn every_error_status() {
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
     expect_error(&app, post_raw("/v1/content", junk), 422, "not_html").await;
+    let nuls = json!({"html": "\u{0}\u{1}".repeat(500)});
+    expect_error(&app, post_json("/v1/template", &nuls), 422, "not_html").await;
+    let pasted = json!({"html": "\u{0}\u{1}".repeat(500), "url": "https://www.riverbend-garden.example/garden/compost-guide.html", "method": "hybex"});
+    expect_error(&app, post_json("/v1/content", &pasted), 422, "not_html").await;
     // 422: over the page budget, named; the worker is free for the next request.
     let tight = app_with(Limits {
         budget: templex::Budget {
