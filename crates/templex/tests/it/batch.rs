@@ -1,7 +1,7 @@
 //! Batch mode: WARC in, templates learned once per site and cluster, content out; the
 //! template store; resuming an interrupted run.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! site (no shared data needed), training end to end on a small mirror, and floors on the
 //! dev gold.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -2,7 +2,7 @@
 //! bars, coincidental content chunks, images, entities), robustness, the model's storage
 //! form, the bundled example site and a floor on the dev gold.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

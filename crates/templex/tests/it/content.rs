@@ -1,6 +1,6 @@
 //! Page-level content extraction: structure kept, boilerplate dropped, and an AEB floor.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::Read;

@@ -3,11 +3,11 @@
 //! file from `fuzz/artifacts/<target>/` replays here byte for byte.
 //!
 //! A test of a finding that is not fixed yet is marked `#[ignore = "fuzz finding: …"]`, so
-//! that the suite stays green; `cargo test --test fuzz_regressions -- --ignored` runs them.
+//! that the suite stays green; `cargo test --test it fuzz_regressions -- --ignored` runs them.
 
 use std::path::PathBuf;
 
-#[path = "../../../fuzz/src/lib.rs"]
+#[path = "../../../../fuzz/src/lib.rs"]
 #[allow(dead_code)]
 mod harness;
 

@@ -1,7 +1,7 @@
 //! Site-level template extraction: regression floors on the dev gold, and behaviour on the
 //! bundled example site (which needs no shared data).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -1,6 +1,6 @@
 //! End-to-end tests of the `templex` binary on the bundled example site.
 
-mod common;
+use crate::common;
 
 use common::{example_site, ok, templex};
 

@@ -1,6 +1,6 @@
 //! End-to-end tests of `templex template --method pagelevel|sitelevel` and `templex train`.
 
-mod common;
+use crate::common;
 
 use common::{data_dir, example_site, ok, templex};
 
@@ -144,7 +144,7 @@ fn shipped_model_is_reproducible() {
     let fresh: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
     let shipped: serde_json::Value =
-        serde_json::from_str(include_str!("../../templex/src/pagelevel/model.json")).unwrap();
+        serde_json::from_str(include_str!("../../../templex/src/pagelevel/model.json")).unwrap();
     assert_eq!(fresh["features"], shipped["features"]);
     assert_eq!(fresh["training"]["sites"], shipped["training"]["sites"]);
     let (a, b) = (

@@ -1,6 +1,6 @@
 //! The evaluator on the shared gold standard (skipped with a notice when the data is absent).
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

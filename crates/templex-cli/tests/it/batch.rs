@@ -1,7 +1,7 @@
 //! End-to-end tests of `templex warc`, `templex batch` (including a run killed midway and
 //! resumed) and `templex store`.
 
-mod common;
+use crate::common;
 
 use common::{example_site, ok, templex};
 

@@ -1,6 +1,6 @@
 //! `templex eval` on the shared gold standard (skipped with a notice when the data is absent).
 
-mod common;
+use crate::common;
 
 use common::{data_dir, templex};
 

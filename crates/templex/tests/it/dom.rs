@@ -1,6 +1,6 @@
 //! DOM builder tests: tree invariants, round trips, charsets and hostile input.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use templex::dom::{

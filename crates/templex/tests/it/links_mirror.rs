@@ -1,7 +1,7 @@
 //! Link resolution on the real site mirrors: the links of each site's start pages must
 //! resolve offline the way the mirror README says.
 
-mod common;
+use crate::common;
 
 use templex::links::extract_links_with;
 use templex::source::{MirrorSource, PageSource};

@@ -1,6 +1,6 @@
 //! `templex content`: many inputs in one process, every input accounted for.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::Stdio;

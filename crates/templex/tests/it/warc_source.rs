@@ -1,6 +1,6 @@
 //! WARC page source: round trips through the writer, damaged files, redirects, filtering.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
