@@ -8,6 +8,8 @@ all with the same code.
 Datasets (from TEMPLEX_DATA or ../shared/data beside the repository):
   aeb       pagelevel/scrapinghub-aeb: 181 articles, AEB shingle metric against articleBody
   trafeval  pagelevel/trafilatura-eval: 990 pages, with/without snippet metric
+  wcxb      pagelevel/wcxb-dev: 1,358 pages of 7 types (article, forum, product, listing,
+            collection, service, documentation), WCXB's word-level metric, overall and per type
   devgold   the dev gold key pages (gold/*.json), AEB shingle metric against the content text
             that `templex eval --export-content` writes (or --devgold-jsonl FILE)
 
@@ -41,7 +43,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 
-ALL_DATASETS = ["aeb", "trafeval", "devgold"]
+ALL_DATASETS = ["aeb", "trafeval", "wcxb", "devgold"]
 PEERS = ["trafilatura", "readability", "justext", "resiliparse", "boilerpy3", "rs-trafilatura"]
 ALL_TOOLS = ["templex", *PEERS]
 DIST_NAMES = {
@@ -227,6 +229,37 @@ def aeb_bootstrap(tpfpfn, n_boot, seed=0):
     return {k + "_ci": 1.96 * statistics.stdev(v) for k, v in vals.items()}
 
 
+_WORD_RE = re.compile(r"\w+")
+
+
+def wcxb_prf(gold, pred):
+    """WCXB's page score: lower-cased `\\w+` token multisets, precision = |pred & gold| / |pred|,
+    recall = |pred & gold| / |gold|, F1 from those. An empty gold scores 1 only for an empty
+    prediction; an empty prediction of a non-empty gold scores 0."""
+    g = Counter(_WORD_RE.findall((gold or "").lower()))
+    p = Counter(_WORD_RE.findall((pred or "").lower()))
+    if not g:
+        return (1.0, 1.0, 1.0) if not p else (0.0, 0.0, 0.0)
+    if not p:
+        return (0.0, 0.0, 0.0)
+    common = sum((g & p).values())
+    prec, rec = common / sum(p.values()), common / sum(g.values())
+    return (prec, rec, 2 * prec * rec / (prec + rec) if prec + rec else 0.0)
+
+
+def wcxb_scores(per, types):
+    """Macro averages over pages of precision, recall and F1, overall and per page type."""
+    def mean(rows):
+        return {k: statistics.fmean(r[i] for r in rows) if rows else 0.0
+                for i, k in enumerate(("precision", "recall", "f1"))}
+    out = mean(per)
+    by_type = {}
+    for t, row in zip(types, per):
+        by_type.setdefault(t, []).append(row)
+    out["types"] = {t: {**mean(rows), "pages": len(rows)} for t, rows in sorted(by_type.items())}
+    return out
+
+
 def norm_ws(text):
     return re.sub(r"\s+", " ", text).strip()
 
@@ -407,8 +440,9 @@ class Page:
     id: str
     path: Path            # the file templex reads (.gz allowed)
     url: str | None
-    gold: object          # str (AEB metric) or {"with", "without"} (snippet metric)
+    gold: object          # str (AEB and WCXB metrics) or {"with", "without"} (snippet metric)
     site: str | None = None
+    kind: str | None = None  # WCXB page type
     html: str = ""        # decoded once, shared by all peers
     decode: str = ""
 
@@ -416,7 +450,7 @@ class Page:
 @dataclass
 class Dataset:
     name: str
-    metric: str           # "aeb" or "snippets"
+    metric: str           # "aeb", "snippets" or "wcxb"
     pages: list
     # templex calls: list of (options, [page indices])
     templex_calls: list = field(default_factory=list)
@@ -449,6 +483,23 @@ def load_trafeval(ddir, limit):
     if missing:
         ds.notes.append(f"{missing} evaldata entries without an HTML file were left out")
     return ds
+
+
+WCXB_TYPES = ["article", "forum", "product", "listing", "collection", "service", "documentation"]
+
+
+def load_wcxb(ddir, limit):
+    base = ddir / "pagelevel" / "wcxb-dev"
+    pages = []
+    for gf in sorted((base / "ground-truth").glob("*.json")):
+        g = json.loads(gf.read_text(encoding="utf-8"))
+        kind = ((g.get("_internal") or {}).get("page_type") or {}).get("primary") or "unknown"
+        kind = "collection" if kind == "category" else kind
+        gt = g.get("ground_truth") or {}
+        pages.append(Page(gf.stem, base / "html" / f"{gf.stem}.html.gz", g.get("url"),
+                          gt.get("main_content") or "", kind=kind))
+    pages = pages[:limit] if limit else pages
+    return Dataset("wcxb", "wcxb", pages, [([], list(range(len(pages))))])
 
 
 def export_devgold(binary, ddir, out_path):
@@ -523,6 +574,9 @@ def load_devgold(ddir, limit, jsonl, binary):
 
 
 def score_tool(ds, texts):
+    if ds.metric == "wcxb":
+        per = [wcxb_prf(p.gold, t) for p, t in zip(ds.pages, texts)]
+        return per, wcxb_scores(per, [p.kind for p in ds.pages])
     if ds.metric == "aeb":
         per = [shingle_match(p.gold, t) for p, t in zip(ds.pages, texts)]
         return per, aeb_scores(per)
@@ -596,7 +650,7 @@ def run_dataset(ds, tools, peers, args, binary):
             "errors": len(errs),
             "error_examples": [f"{pid}: {e}" for pid, e in errs[:5]],
             "empty": sum(1 for t in texts if not t.strip()),
-            "per_page": {p.id: ([round(x, 4) for x in c] if ds.metric == "aeb" else list(c))
+            "per_page": {p.id: ([round(x, 4) for x in c] if ds.metric != "snippets" else list(c))
                          for p, c in zip(ds.pages, per)},
         })
         out["tools"][tool] = info
@@ -616,10 +670,33 @@ TITLES = {
     "aeb": "scrapinghub-aeb (article body, 4-gram shingle P/R/F1)",
     "trafeval": "trafilatura-eval (with/without snippets)",
     "devgold": "dev gold content text (4-gram shingle P/R/F1)",
+    "wcxb": "WCXB dev (word-level P/R/F1, macro over pages)",
 }
 
 
+def markdown_wcxb(res):
+    tools = [(t, v) for t, v in res["tools"].items() if "skipped" not in v]
+    types = [k for k in WCXB_TYPES if any(k in v["scores"]["types"] for _, v in tools)]
+    counts = {k: next(v["scores"]["types"][k]["pages"] for _, v in tools if k in v["scores"]["types"]) for k in types}
+    lines = [f"### {TITLES['wcxb']} — {res['pages']} pages", ""]
+    head = ("| tool | version | P | R | F1 | " + " | ".join(f"{k} ({counts[k]})" for k in types)
+            + " | ms/page | errors | empty |")
+    lines += [head, "|" + "---|" * (head.count("|") - 1)]
+    for tool, t in tools:
+        s = t["scores"]
+        cells = [tool, t.get("version") or "?", f"{s['precision']:.3f}", f"{s['recall']:.3f}", f"{s['f1']:.3f}"]
+        cells += [f"{s['types'][k]['f1']:.3f}" if k in s["types"] else "—" for k in types]
+        cells += [f"{t['ms_per_page']:.1f}", str(t["errors"]), str(t["empty"])]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "- per-type columns: F1 (pages)"]
+    lines += [f"- {t}: skipped ({v['skipped']})" for t, v in res["tools"].items() if "skipped" in v]
+    lines.append(f"- decoding of the pages for the peers: {res['decode']}")
+    return "\n".join(lines)
+
+
 def markdown(name, res):
+    if res["metric"] == "wcxb":
+        return markdown_wcxb(res)
     snip = res["metric"] == "snippets"
     lines = [f"### {TITLES.get(name, name)} — {res['pages']} pages", ""]
     if snip:
@@ -730,6 +807,8 @@ def main():
             ds = load_aeb(ddir, args.limit)
         elif d == "trafeval":
             ds = load_trafeval(ddir, args.limit)
+        elif d == "wcxb":
+            ds = load_wcxb(ddir, args.limit)
         else:
             ds = load_devgold(ddir, args.limit, args.devgold_jsonl, binary)
             if ds is None:
