@@ -113,7 +113,8 @@ impl PageError {
 pub enum ParseMode {
     /// Everything ([`parse_bytes`](super::parse_bytes)).
     Full,
-    /// Without the contents of scripts, styles, SVG and comments
+    /// Without the contents of scripts, styles, SVG and comments, and read as a browser
+    /// without scripts reads it: `<noscript>` content shown
     /// ([`parse_bytes_lean`](super::parse_bytes_lean)).
     #[default]
     Lean,
@@ -145,10 +146,11 @@ pub fn parse_page(
     budget.check_time(start, "decoding")?;
     let sink = Sink::for_input(decoded.text.len()).with_budget(budget, start);
     let (mut doc, stop) = match mode {
-        ParseMode::Full => super::tokenize::parse_document(sink, &decoded.text),
+        ParseMode::Full => super::tokenize::parse_document(sink, &decoded.text, true),
         ParseMode::Lean | ParseMode::Text => super::tokenize::parse_document(
             sink,
             &lean_html(&decoded.text, mode == ParseMode::Text),
+            false,
         ),
     };
     match stop {

@@ -21,12 +21,13 @@ use std::borrow::Cow;
 use memchr::memchr;
 
 use super::decode::decode;
-use super::parse::parse_str;
 use super::tree::Document;
 
 /// Parse a page for its text: like [`parse_bytes`](super::parse_bytes), but the contents of
 /// `<script>`, `<style>` and `<svg>` elements and of comments are left out (the elements and
-/// comments stay, empty).
+/// comments stay, empty), and the page is read as a browser without scripts reads it:
+/// `<noscript>` elements hold markup and are shown. Script-built pages serve their text to
+/// crawlers that way (Discourse forums put every post there).
 pub fn parse_bytes_lean(bytes: &[u8], transport_charset: Option<&str>) -> Document {
     parse_decoded(bytes, transport_charset, false)
 }
@@ -46,7 +47,9 @@ pub fn parse_bytes_text(bytes: &[u8], transport_charset: Option<&str>) -> Docume
 
 fn parse_decoded(bytes: &[u8], transport_charset: Option<&str>, prune: bool) -> Document {
     let decoded = decode(bytes, transport_charset);
-    let mut doc = parse_str(&lean_html(&decoded.text, prune));
+    let html = lean_html(&decoded.text, prune);
+    let (mut doc, _) =
+        super::tokenize::parse_document(super::parse::Sink::for_input(html.len()), &html, false);
     doc.encoding = decoded.encoding;
     doc.encoding_source = decoded.source;
     doc
@@ -204,7 +207,6 @@ pub(super) fn lean_html(html: &str, prune: bool) -> Cow<'_, str> {
         let raw = if matches!(lower, b's' | b't' | b'x' | b'i' | b'n') {
             [
                 "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
-                "noscript",
             ]
             .into_iter()
             .find(|n| is(n))
@@ -483,6 +485,7 @@ fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dom::{NodeId, parse_str};
 
     #[test]
     fn cuts_script_and_style_contents() {
@@ -491,6 +494,30 @@ mod tests {
             strip_raw_text(html),
             "<p>a</p><script type=\"x\"></script><STYLE></style ><p>b</p>"
         );
+    }
+
+    #[test]
+    fn noscript_is_read_as_without_scripts() {
+        // A forum's crawler view: the posts are in `<noscript>`, the app builds them.
+        let html = "<body><div id=app></div><noscript><div class=post><p>First &lt;post&gt; \
+                    here.</p><script>x()</script></div></noscript><p>after</p></body>";
+        let lean = parse_bytes_lean(html.as_bytes(), None);
+        let text = lean.visible_text(NodeId::ROOT);
+        assert!(
+            text.contains("First <post> here.") && text.contains("after"),
+            "{text}"
+        );
+        assert!(!text.contains("x()"), "{text}");
+        // Text in it is escaped again when serialized: it is text, not raw markup.
+        assert!(
+            lean.to_html().contains("First &lt;post&gt;"),
+            "{}",
+            lean.to_html()
+        );
+        // The full parse reads the page as a browser with scripts: the fallback is hidden.
+        let full = parse_str(html);
+        let text = full.visible_text(NodeId::ROOT);
+        assert!(!text.contains("First") && text.contains("after"), "{text}");
     }
 
     #[test]
@@ -553,12 +580,18 @@ mod tests {
         assert_eq!(strip_raw_text("<p x='>"), "<p x='>");
     }
 
+    /// A parse as the lean modes do it: no scripting, `<noscript>` holds markup.
+    fn without_scripting(html: &str) -> Document {
+        let sink = crate::dom::parse::Sink::for_input(html.len());
+        crate::dom::tokenize::parse_document(sink, html, false).0
+    }
+
     /// The pruned parse has the same nodes as the unpruned one, and each element the
     /// unpruned one's attributes that [`TEXT_ATTRIBUTES`] keeps (`<a href>` without its URL),
     /// or all of them.
     fn assert_prunes_like_the_tokenizer(html: &str) {
-        let full = parse_str(&lean_html(html, false));
-        let pruned = parse_str(&lean_html(html, true));
+        let full = without_scripting(&lean_html(html, false));
+        let pruned = without_scripting(&lean_html(html, true));
         assert_eq!(full.len(), pruned.len(), "{html:?}");
         for i in 0..full.len() as u32 {
             let id = super::super::NodeId(i);
@@ -706,6 +739,8 @@ mod tests {
                 "<path/>",
                 "</p>",
                 "<style>",
+                "<noscript>",
+                "</noscript>",
             ]),
             0..100,
         )
@@ -720,12 +755,12 @@ mod tests {
         }
 
         /// Whatever the lean parse leaves out is inside a script, a style, an SVG image or
-        /// a comment: every other node is there, as a full parse has it.
+        /// a comment: every other node is there, as a full parse without scripting has it.
         #[test]
         fn lean_parse_keeps_everything_but_scripts_styles_svg_and_comments(html in tag_soup()) {
             proptest::prop_assert_eq!(
-                outline(&parse_str(&html)),
-                outline(&parse_str(&lean_html(&html, false))),
+                outline(&without_scripting(&html)),
+                outline(&without_scripting(&lean_html(&html, false))),
                 "{:?}",
                 html
             );

@@ -34,7 +34,7 @@ pub fn parse_bytes(bytes: &[u8], transport_charset: Option<&str>) -> Document {
 /// html5gum tokenizes and html5ever builds the tree (see `dom/tokenize.rs`); the tree is
 /// the one [`parse_str_html5ever`] builds, faster.
 pub fn parse_str(html: &str) -> Document {
-    super::tokenize::parse_document(Sink::for_input(html.len()), html).0
+    super::tokenize::parse_document(Sink::for_input(html.len()), html, true).0
 }
 
 /// Parse a page that is already text with html5ever's own tokenizer: the reference
@@ -520,5 +520,6 @@ fn build_document(mut tmp: Vec<TmpNode>) -> Document {
         text,
         encoding: encoding_rs::UTF_8,
         encoding_source: EncodingSource::Detected,
+        noscript_shown: false,
     }
 }

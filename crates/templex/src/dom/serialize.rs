@@ -101,7 +101,11 @@ impl Document {
                     let raw = self
                         .parent(id)
                         .and_then(|p| self.element(p))
-                        .is_some_and(|p| p.name.ns == ns!(html) && is_raw_text(&p.name.local));
+                        .is_some_and(|p| {
+                            p.name.ns == ns!(html)
+                                && is_raw_text(&p.name.local)
+                                && !(self.noscript_shown && p.name.local == local_name!("noscript"))
+                        });
                     if raw {
                         out.push_str(t);
                     } else {

@@ -38,15 +38,23 @@ pub const MAX_DEPTH: usize = 512;
 ///
 /// Stops early if the sink's budget runs out (the tokenizer runs on to the end of the
 /// input, which is linear, but the tree builder gets nothing more), and says why.
-pub(crate) fn parse_document(sink: Sink, html: &str) -> (Document, Option<Stop>) {
+///
+/// With `scripting` off, the page is read as by a browser without scripts: `<noscript>`
+/// elements hold markup (crawler views of script-built pages, forum threads among them), and
+/// the document shows them.
+pub(crate) fn parse_document(sink: Sink, html: &str, scripting: bool) -> (Document, Option<Stop>) {
     // html5ever's tokenizer drops a leading byte order mark; html5gum would read it as text.
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
-    let builder = TreeBuilder::new(sink, ParseOpts::default().tree_builder);
+    let mut opts = ParseOpts::default().tree_builder;
+    opts.scripting_enabled = scripting;
+    let builder = TreeBuilder::new(sink, opts);
     let tokenizer = Tokenizer::new_with_emitter(html, TreeEmitter::new(&builder));
     // Reading a string cannot fail.
     let Ok(()) = tokenizer.finish();
     let stop = builder.sink.stop.get();
-    (builder.sink.finish(), stop)
+    let mut doc = builder.sink.finish();
+    doc.noscript_shown = !scripting;
+    (doc, stop)
 }
 
 /// Text from the tokenizer: the input is a `&str` and tokens end at ASCII characters, so

@@ -129,6 +129,8 @@ pub struct Document {
     pub(crate) text: String,
     pub(crate) encoding: &'static Encoding,
     pub(crate) encoding_source: EncodingSource,
+    /// Parsed as a browser without scripts reads a page: `<noscript>` holds markup, shown.
+    pub(crate) noscript_shown: bool,
 }
 
 impl Document {

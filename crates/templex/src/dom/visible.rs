@@ -1,6 +1,8 @@
 //! The part of a subtree that a reader sees: the one walk behind every visible text.
 
 use super::tags::is_invisible;
+use markup5ever::local_name;
+
 use super::{Document, LocalName, NodeData, NodeId};
 
 /// The nodes of a subtree in document order without the subtrees of hidden elements
@@ -42,7 +44,9 @@ impl<H: Fn(&LocalName) -> bool> Iterator for Visible<'_, H> {
             let id = NodeId(self.next);
             let node = self.doc.node(id);
             if let NodeData::Element(e) = &node.data {
-                if (self.hidden)(&e.name.local) {
+                if (self.hidden)(&e.name.local)
+                    && !(self.doc.noscript_shown && e.name.local == local_name!("noscript"))
+                {
                     self.next = node.end.0;
                     continue;
                 }

@@ -485,6 +485,123 @@ fn trafilatura_eval_floor() {
     assert!(f1 >= 0.915, "trafilatura-eval F1 {f1}");
 }
 
+/// WCXB's word-level page score (../shared/data/README.md): lower-cased `\w+` token
+/// multisets; (precision, recall, F1); an empty gold scores 1 only for an empty prediction.
+fn wcxb_prf(gold: &str, pred: &str) -> (f64, f64, f64) {
+    let bag = |t: &str| {
+        let mut m: HashMap<String, usize> = HashMap::new();
+        for w in t
+            .to_lowercase()
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+        {
+            *m.entry(w.to_string()).or_insert(0) += 1;
+        }
+        m
+    };
+    let (g, p) = (bag(gold), bag(pred));
+    let (ng, np) = (g.values().sum::<usize>(), p.values().sum::<usize>());
+    if ng == 0 {
+        return if np == 0 {
+            (1.0, 1.0, 1.0)
+        } else {
+            (0.0, 0.0, 0.0)
+        };
+    }
+    if np == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let common: usize = p
+        .iter()
+        .map(|(k, n)| (*n).min(g.get(k).copied().unwrap_or(0)))
+        .sum();
+    let (pr, re) = (common as f64 / np as f64, common as f64 / ng as f64);
+    let f1 = if pr + re > 0.0 {
+        2.0 * pr * re / (pr + re)
+    } else {
+        0.0
+    };
+    (pr, re, f1)
+}
+
+/// WCXB dev (1,358 pages of seven types) with the benchmark's own metric, through the entry
+/// point every user calls ([`templex::extract::extract_page`]): floors overall and per page
+/// type, a little under the figures in BENCHMARKS.md.
+#[test]
+fn wcxb_floors() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let dir = data.join("pagelevel/wcxb-dev");
+    let Ok(entries) = std::fs::read_dir(dir.join("ground-truth")) else {
+        assert!(
+            std::env::var_os("TEMPLEX_REQUIRE_DATA").is_none(),
+            "{} missing",
+            dir.display()
+        );
+        eprintln!("NOTICE: skipping: {} not found", dir.display());
+        return;
+    };
+    let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let mut by_type: HashMap<String, Vec<f64>> = HashMap::new();
+    let mut all = Vec::new();
+    for gf in files {
+        let g: serde_json::Value = serde_json::from_slice(&std::fs::read(&gf).unwrap()).unwrap();
+        let kind = match g["_internal"]["page_type"]["primary"].as_str() {
+            Some("category") => "collection",
+            Some(k) => k,
+            None => "unknown",
+        }
+        .to_string();
+        let gold = g["ground_truth"]["main_content"].as_str().unwrap_or("");
+        let id = gf.file_stem().unwrap().to_str().unwrap();
+        let raw = std::fs::read(dir.join(format!("html/{id}.html.gz"))).unwrap();
+        let mut bytes = Vec::new();
+        flate2::read::MultiGzDecoder::new(&raw[..])
+            .read_to_end(&mut bytes)
+            .unwrap();
+        let text = templex::extract::extract_page(
+            &bytes,
+            &templex::extract::PageHints::default(),
+            &ContentConfig::default(),
+            &templex::Budget::default(),
+        )
+        .map(|c| c.text())
+        .unwrap_or_default();
+        let f1 = wcxb_prf(gold, &text).2;
+        by_type.entry(kind).or_default().push(f1);
+        all.push(f1);
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let overall = mean(&all);
+    eprintln!("WCXB dev F1={overall:.3} over {} pages", all.len());
+    let mut failed = Vec::new();
+    if overall < WCXB_FLOORS[0].1 {
+        failed.push(format!("overall {overall:.3} < {}", WCXB_FLOORS[0].1));
+    }
+    for (kind, floor) in &WCXB_FLOORS[1..] {
+        let f1 = by_type.get(*kind).map_or(0.0, |v| mean(v));
+        eprintln!("  {kind}: F1={f1:.3}");
+        if f1 < *floor {
+            failed.push(format!("{kind} {f1:.3} < {floor}"));
+        }
+    }
+    assert!(failed.is_empty(), "WCXB floors: {failed:?}");
+}
+
+/// Overall first, then per page type.
+const WCXB_FLOORS: [(&str, f64); 8] = [
+    ("overall", 0.78),
+    ("article", 0.93),
+    ("forum", 0.68),
+    ("product", 0.51),
+    ("listing", 0.40),
+    ("collection", 0.45),
+    ("service", 0.71),
+    ("documentation", 0.87),
+];
+
 /// A page whose main content is a single linked heading: teaser-card detection must not
 /// climb out of the content (an underflow found by the batch run over the dev mirrors).
 #[test]
