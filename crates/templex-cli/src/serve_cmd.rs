@@ -122,9 +122,15 @@ pub fn run(args: ServeArgs, matches: &ArgMatches) -> Result<ExitCode> {
             budget: args.budget.budget(),
         },
     };
+    let workers = config.limits.workers;
     let app = Arc::new(App::new(config)?);
+    // The engine runs on blocking threads, `workers` at a time. Kept few and alive, the same
+    // threads do all the work, so their allocator heaps are reused: threads that come and go
+    // leave their freed pages behind, and memory at rest grew to twice as much.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(workers + 2)
+        .thread_keep_alive(Duration::from_secs(3600))
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {

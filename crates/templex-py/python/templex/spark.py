@@ -355,15 +355,16 @@ def run_job(
 
     shards: dict[str, int] = {}
     if config.max_site_records > 0:
-        # Read twice (counted, then shuffled): kept on disk, not read again.
-        keyed = keyed.persist(StorageLevel.DISK_ONLY)
+        # A first read counts each site's records: reading again costs less than keeping
+        # every record on disk between the two passes.
+        limit = config.max_site_records
         counts = (
-            keyed.map(lambda kv: (kv[0][0], 1))
+            paths.flatMap(lambda p: ((key[0], 1) for key, _ in read_warc_file(p)))
             .reduceByKey(lambda a, b: a + b)
-            .filter(lambda kv: kv[0] != "" and kv[1] > config.max_site_records)
+            .filter(lambda kv: kv[0] != "" and kv[1] > limit)
             .collectAsMap()
         )
-        shards = {s: -(-n // config.max_site_records) for s, n in counts.items()}
+        shards = {s: -(-n // limit) for s, n in counts.items()}
         for s, n in sorted(shards.items()):
             log.info("site %s: %d records, split into %d shards", s, counts[s], n)
     shards_b = sc.broadcast(shards)
@@ -403,8 +404,11 @@ def run_job(
         # Records and templates are two tables of one computation.
         out = out.persist(StorageLevel.MEMORY_AND_DISK)
     try:
+        # The rows are built here to the schema: checking each one again costs a fifth.
         records = spark.createDataFrame(
-            out.filter(lambda t: t[0] == "record").map(lambda t: t[1]), record_schema()
+            out.filter(lambda t: t[0] == "record").map(lambda t: t[1]),
+            record_schema(),
+            verifySchema=False,
         )
         records.write.mode(mode).parquet(output)
         written = spark.read.parquet(output)
@@ -414,13 +418,14 @@ def run_job(
         n_templates = None
         if templates_out is not None:
             templates: DataFrame = spark.createDataFrame(
-                out.filter(lambda t: t[0] == "template").map(lambda t: t[1]), template_schema()
+                out.filter(lambda t: t[0] == "template").map(lambda t: t[1]),
+                template_schema(),
+                verifySchema=False,
             )
             templates.write.mode(mode).parquet(templates_out)
             n_templates = spark.read.parquet(templates_out).count()
     finally:
         out.unpersist()
-        keyed.unpersist()
     return JobResult(n, errors, sites, n_templates, shards)
 
 
