@@ -90,6 +90,7 @@ pub(super) fn failed(seq: u64, input: String, url: Option<String>, error: String
         title: None,
         text: None,
         template_share: None,
+        fingerprint: None,
         error: Some(error),
         error_code: None,
     }
@@ -140,6 +141,11 @@ pub(super) fn apply_one(
             (text, Method::MainContent, None, 0.0)
         }
     };
+    // In the same pass as the text: the content is at hand, and the fingerprints cost a few
+    // per cent of extracting it (BENCHMARKS.md, "Near-duplicate detection").
+    let fingerprint = config
+        .fingerprint
+        .map(|f| crate::dedup::Fingerprinter::new(f).fingerprint(&text));
     OutRecord {
         seq: rec.seq,
         input: rec.input.clone(),
@@ -150,6 +156,7 @@ pub(super) fn apply_one(
         title: page_title(doc),
         text: Some(text),
         template_share: Some((share * 1e4).round() / 1e4),
+        fingerprint,
         error: None,
         error_code: None,
     }
