@@ -49,8 +49,18 @@ URL_GROUPS_PER_SITE = 40
 WORD = re.compile(r"\w+", re.UNICODE)
 YEAR = re.compile(r"\b(19|20)\d\d\b")
 MONTHS = [
-    "January", "February", "March", "April", "May", "June", "July", "August",
-    "September", "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 ]
 MONTH = re.compile(r"\b(" + "|".join(MONTHS) + r")\b")
 
@@ -117,7 +127,9 @@ def put_content(host_root: Any, host_region: Any, article_region: Any) -> None:
         host_region.append(copy.deepcopy(child))
 
 
-def change_template(root: Any, region: Any, rng: random.Random, filler: list[str]) -> None:
+def change_template(
+    root: Any, region: Any, rng: random.Random, filler: list[str]
+) -> None:
     """Dates changed, a menu item removed, a menu reordered, a sidebar block added; all
     outside the content region."""
     inside = set(region.iter())
@@ -131,7 +143,8 @@ def change_template(root: Any, region: Any, rng: random.Random, filler: list[str
                 t = MONTH.sub(lambda _m: rng.choice(MONTHS), t)
                 setattr(el, attr, t)
     lists = [
-        ul for ul in root.iter("ul", "ol")
+        ul
+        for ul in root.iter("ul", "ol")
         if ul not in inside and len(ul.findall("li")) >= 3
     ]
     if lists:
@@ -167,13 +180,19 @@ def load_gold_sites(data: Path) -> list[dict[str, Any]]:
     for g in sorted((data / "gold").glob("*.json")):
         gold = json.loads(g.read_text())
         sels = sorted({s for kp in gold["key_pages"] for s in kp["content"]})
-        sites.append({"site": gold["site"], "dir": data / gold["dir"], "selectors": sels})
+        sites.append(
+            {"site": gold["site"], "dir": data / gold["dir"], "selectors": sels}
+        )
     return sites
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, default=Path(os.environ.get("TEMPLEX_DATA", "../shared/data")))
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=Path(os.environ.get("TEMPLEX_DATA", "../shared/data")),
+    )
     ap.add_argument("--out", type=Path, default=Path("/tmp/templex-dedup-set"))
     args = ap.parse_args()
     rng = random.Random(SEED)
@@ -198,10 +217,12 @@ def main() -> None:
         for css in s["selectors"]:
             try:
                 sels.append(CSSSelector(css))
-            except Exception:  # noqa: BLE001 - a selector lxml cannot compile is skipped
-                continue
+            except Exception as e:  # noqa: BLE001 - a selector lxml cannot compile is skipped
+                print(f"{s['site']}: selector {css!r} skipped: {e}")
         s["compiled"] = sels
-        files = sorted(p for p in s["dir"].rglob("*") if p.is_file() and ".htm" in p.name.lower())
+        files = sorted(
+            p for p in s["dir"].rglob("*") if p.is_file() and ".htm" in p.name.lower()
+        )
         pool = []
         seen_text: set[str] = set()
         for p in files:
@@ -220,14 +241,18 @@ def main() -> None:
             pool.append((p, b, w))
         rng.shuffle(pool)
         pools[s["site"]] = pool[:ARTICLES_PER_SITE]
-        print(f"{s['site']}: {len(pool)} pages with a content region, {len(pools[s['site']])} used")
+        print(
+            f"{s['site']}: {len(pool)} pages with a content region, {len(pools[s['site']])} used"
+        )
 
     by_site = {s["site"]: s for s in sites}
     names = sorted(pools)
     original: dict[tuple[str, Path], str] = {}
     for site in names:
         for p, b, _w in pools[site]:
-            original[(site, p)] = add_doc(site, str(p.relative_to(args.data)), "original", b)
+            original[(site, p)] = add_doc(
+                site, str(p.relative_to(args.data)), "original", b
+            )
 
     for site in names:
         pool = pools[site]
@@ -243,13 +268,27 @@ def main() -> None:
                 h_root = parse(hb)
                 h_region = content_region(h_root, by_site[target]["compiled"])
                 put_content(h_root, h_region, a_region)
-                c_id = add_doc(target, str(p.relative_to(args.data)), f"transplant into {hp.relative_to(args.data)}", serialize(h_root))
+                c_id = add_doc(
+                    target,
+                    str(p.relative_to(args.data)),
+                    f"transplant into {hp.relative_to(args.data)}",
+                    serialize(h_root),
+                )
                 copies.append(c_id)
                 pairs.append({"a": a_id, "b": c_id, "label": 1, "kind": "transplant"})
                 if jaccard(w, hw) < 0.5:
-                    pairs.append({"a": c_id, "b": original[(target, hp)], "label": 0, "kind": "same-host"})
+                    pairs.append(
+                        {
+                            "a": c_id,
+                            "b": original[(target, hp)],
+                            "label": 0,
+                            "kind": "same-host",
+                        }
+                    )
             if len(copies) == 2:
-                pairs.append({"a": copies[0], "b": copies[1], "label": 1, "kind": "transplant"})
+                pairs.append(
+                    {"a": copies[0], "b": copies[1], "label": 1, "kind": "transplant"}
+                )
             # The same content in another page of its own site, template parts changed.
             hosts = [x for x in pool if x[0] != p]
             if hosts:
@@ -259,20 +298,36 @@ def main() -> None:
                 put_content(h_root, h_region, a_region)
                 filler = rng.choice(hosts)[2][:36]
                 change_template(h_root, h_region, rng, filler)
-                t_id = add_doc(site, str(p.relative_to(args.data)), f"template changed, from {hp.relative_to(args.data)}", serialize(h_root))
-                pairs.append({"a": a_id, "b": t_id, "label": 1, "kind": "template-changed"})
+                t_id = add_doc(
+                    site,
+                    str(p.relative_to(args.data)),
+                    f"template changed, from {hp.relative_to(args.data)}",
+                    serialize(h_root),
+                )
+                pairs.append(
+                    {"a": a_id, "b": t_id, "label": 1, "kind": "template-changed"}
+                )
             # Negatives: other articles of the site.
             for q, _qb, qw in rng.sample(pool[i + 1 :], min(3, len(pool) - i - 1)):
                 if jaccard(w, qw) < 0.5:
-                    pairs.append({"a": a_id, "b": original[(site, q)], "label": 0, "kind": "same-site"})
+                    pairs.append(
+                        {
+                            "a": a_id,
+                            "b": original[(site, q)],
+                            "label": 0,
+                            "kind": "same-site",
+                        }
+                    )
 
     # Pages of the mirrors under more than one URL (every mirror, gold or not).
-    canon = re.compile(rb"<link[^>]+rel=[\"']canonical[\"'][^>]*>", re.I)
-    href = re.compile(rb"href=[\"']([^\"']+)[\"']", re.I)
-    title = re.compile(rb"<title[^>]*>(.*?)</title>", re.I | re.S)
+    canon = re.compile(rb"<link[^>]+rel=[\"']canonical[\"'][^>]*>", re.IGNORECASE)
+    href = re.compile(rb"href=[\"']([^\"']+)[\"']", re.IGNORECASE)
+    title = re.compile(rb"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
     for site_dir in sorted((args.data / "sites").iterdir()):
         groups: dict[tuple[bytes, bytes], list[tuple[Path, bytes]]] = {}
-        for p in sorted(x for x in site_dir.rglob("*") if x.is_file() and ".htm" in x.name.lower()):
+        for p in sorted(
+            x for x in site_dir.rglob("*") if x.is_file() and ".htm" in x.name.lower()
+        ):
             b = read(p)
             m = canon.search(b)
             h = href.search(m.group(0)) if m else None
@@ -288,25 +343,29 @@ def main() -> None:
         multi = [g for g in groups.values() if len({b for _p, b in g}) >= 2]
         for group in rng.sample(multi, min(URL_GROUPS_PER_SITE, len(multi))):
             distinct = {b: p for p, b in group}
-            ids = [add_doc(site_dir.name, str(p.relative_to(args.data)), "url variant", b)
-                   for b, p in list(distinct.items())[:3]]
+            ids = [
+                add_doc(site_dir.name, str(p.relative_to(args.data)), "url variant", b)
+                for b, p in list(distinct.items())[:3]
+            ]
             for x in range(len(ids)):
                 for y in range(x + 1, len(ids)):
-                    pairs.append({"a": ids[x], "b": ids[y], "label": 1, "kind": "url-variant"})
+                    pairs.append(
+                        {"a": ids[x], "b": ids[y], "label": 1, "kind": "url-variant"}
+                    )
                     variants += 1
         if variants:
             print(f"{site_dir.name}: {variants} url-variant pairs")
 
     with open(args.out / "docs.jsonl", "w") as f:
-        for d in docs:
-            f.write(json.dumps(d) + "\n")
+        f.writelines(json.dumps(d) + "\n" for d in docs)
     with open(args.out / "pairs.jsonl", "w") as f:
-        for pr in pairs:
-            f.write(json.dumps(pr) + "\n")
+        f.writelines(json.dumps(pr) + "\n" for pr in pairs)
     kinds: dict[str, int] = {}
     for pr in pairs:
         kinds[pr["kind"]] = kinds.get(pr["kind"], 0) + 1
-    print(f"{len(docs)} documents, {len(pairs)} pairs: {json.dumps(kinds)} -> {args.out}")
+    print(
+        f"{len(docs)} documents, {len(pairs)} pairs: {json.dumps(kinds)} -> {args.out}"
+    )
 
 
 if __name__ == "__main__":

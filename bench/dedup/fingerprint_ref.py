@@ -80,8 +80,7 @@ def fingerprint(text: str, minhash: int = 128, shingle: int = 5) -> dict[str, ob
     for h in shingles:
         for i, (a, b) in enumerate(params):
             v = ((a * h + b) & MASK) >> 32
-            if v < sig[i]:
-                sig[i] = v
+            sig[i] = min(sig[i], v)
         for bit in range(64):
             votes[bit] += 1 if (h >> bit) & 1 else -1
     simhash = sum(1 << bit for bit in range(64) if votes[bit] > 0)

@@ -17,8 +17,9 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import trafilatura
 
@@ -39,7 +40,9 @@ def dedup(templex: str, records: Path, threshold: float) -> dict[str, int]:
     """Document id → cluster, from `templex dedup`."""
     out = subprocess.run(
         [templex, "dedup", str(records), "--threshold", str(threshold)],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     clusters = {}
     for line in out.splitlines():
@@ -68,7 +71,12 @@ def score(pairs: list[dict[str, Any]], clusters: dict[str, int]) -> dict[str, An
     rec = tp / (tp + fn) if tp + fn else 1.0
     f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
     return {
-        "precision": prec, "recall": rec, "f1": f1, "tp": tp, "fp": fp, "fn": fn,
+        "precision": prec,
+        "recall": rec,
+        "f1": f1,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
         # Share of each kind's pairs put in one cluster (recall for positive kinds, the
         # false-positive rate for negative ones).
         "together": {k: v[0] / v[1] for k, v in sorted(kinds.items())},
@@ -82,8 +90,12 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, default=0.8)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    docs = [json.loads(line) for line in open(args.set / "docs.jsonl")]
-    pairs = [json.loads(line) for line in open(args.set / "pairs.jsonl")]
+    docs = [
+        json.loads(line) for line in (args.set / "docs.jsonl").read_text().splitlines()
+    ]
+    pairs = [
+        json.loads(line) for line in (args.set / "pairs.jsonl").read_text().splitlines()
+    ]
     work = args.set / "runs"
     work.mkdir(exist_ok=True)
     results: dict[str, Any] = {}
@@ -108,22 +120,32 @@ def main() -> None:
     with open(path, "w") as f:
         subprocess.run(
             [args.templex, "content", str(args.set / "docs"), "--format", "jsonl"],
-            check=True, stdout=f,
+            check=True,
+            stdout=f,
         )
     secs = time.perf_counter() - t0
     results["templex content"] = score(pairs, dedup(args.templex, path, args.threshold))
     results["templex content"]["text_s"] = secs
 
     n_pos = sum(p["label"] for p in pairs)
-    print(f"{len(docs)} documents, {len(pairs)} pairs ({n_pos} positive), threshold {args.threshold}")
-    print("| fingerprints of | precision | recall | F1 | " + " | ".join(
-        sorted(results["raw HTML"]["together"])) + " |")
+    print(
+        f"{len(docs)} documents, {len(pairs)} pairs ({n_pos} positive), threshold {args.threshold}"
+    )
+    print(
+        "| fingerprints of | precision | recall | F1 | "
+        + " | ".join(sorted(results["raw HTML"]["together"]))
+        + " |"
+    )
     print("|---|---:|---:|---:|" + "---:|" * len(results["raw HTML"]["together"]))
     for name, r in results.items():
         cells = " | ".join(f"{v:.3f}" for v in r["together"].values())
-        print(f"| {name} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} | {cells} |")
+        print(
+            f"| {name} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} | {cells} |"
+        )
     base = results["whole-page text"]["f1"]
-    print(f"gain of templex content over whole-page text: {results['templex content']['f1'] - base:+.3f} F1")
+    print(
+        f"gain of templex content over whole-page text: {results['templex content']['f1'] - base:+.3f} F1"
+    )
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     sys.stdout.flush()

@@ -7,6 +7,7 @@ earlier record (3 words changed), 5 % exact copies. Fixed seed: the same file ev
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import sys
@@ -18,7 +19,7 @@ def main() -> None:
     n = int(sys.argv[1])
     rng = random.Random(7)
     vocab = [f"w{i:x}" for i in range(50_000)]
-    weights = [1.0 / (i + 1) for i in range(len(vocab))]
+    cum = list(itertools.accumulate(1.0 / (i + 1) for i in range(len(vocab))))
     kept: list[list[str]] = []
     out = sys.stdout
     for i in range(n):
@@ -30,12 +31,14 @@ def main() -> None:
             for _ in range(3):
                 words[rng.randrange(WORDS)] = rng.choice(vocab)
         else:
-            words = rng.choices(vocab, weights, k=WORDS)
+            words = rng.choices(vocab, cum_weights=cum, k=WORDS)
         if len(kept) < 10_000:
             kept.append(words)
         else:
             kept[rng.randrange(len(kept))] = words
-        out.write(json.dumps({"url": f"https://example.com/{i}", "text": " ".join(words)}))
+        out.write(
+            json.dumps({"url": f"https://example.com/{i}", "text": " ".join(words)})
+        )
         out.write("\n")
 
 

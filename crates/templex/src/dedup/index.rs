@@ -299,6 +299,49 @@ impl DedupIndex {
 mod tests {
     use super::*;
 
+    use crate::dedup::{FingerprintConfig, Fingerprinter};
+
+    fn words(seed: u64, n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("s{seed}w{i}")).collect()
+    }
+
+    #[test]
+    fn clusters_exact_and_near_duplicates() {
+        let mut f = Fingerprinter::new(FingerprintConfig::default());
+        let a = words(1, 200);
+        let mut near = a.clone();
+        near[100] = "edited".into();
+        let fps = [
+            f.fingerprint(&a.join(" ")),
+            f.fingerprint(&words(2, 200).join(" ")),
+            f.fingerprint(&a.join(" ").to_uppercase()),
+            f.fingerprint(""),
+            f.fingerprint(&near.join(" ")),
+        ];
+        let mut index = DedupIndex::new(DedupConfig::default(), 128);
+        for fp in &fps {
+            index.add(fp);
+        }
+        let short = Fingerprinter::new(FingerprintConfig {
+            minhash: 16,
+            shingle: 5,
+        })
+        .fingerprint(&a.join(" "));
+        assert_eq!(index.add(&short), 5);
+        let out = index.finish();
+        let clusters: Vec<u32> = out.iter().map(|a| a.cluster).collect();
+        assert_eq!(clusters, [0, 1, 0, 3, 0, 5]);
+        assert_eq!(out[0].size, 3);
+        assert_eq!(out[2].nearest, Some((0, 1.0)));
+        assert!(out[0].exact && out[2].exact && !out[4].exact);
+        let (n, s) = out[4].nearest.unwrap();
+        assert_eq!(n, 0);
+        assert!(s > 0.9 && s < 1.0, "{s}");
+        // Symmetric: the first copy knows its nearest too.
+        assert_eq!(out[0].nearest.map(|n| n.1), Some(1.0));
+        assert_eq!(out[1].nearest, None);
+    }
+
     #[test]
     fn banding_for_the_default_threshold() {
         let b = Banding::optimal(0.8, 128);
