@@ -62,12 +62,6 @@ def words(text: str) -> list[str]:
 def fingerprint(text: str, minhash: int = 128, shingle: int = 5) -> dict[str, object]:
     """The fingerprint record templex writes for `text`."""
     ws = words(text)
-    state = MINHASH_SEED
-    params: list[tuple[int, int]] = []
-    for _ in range(minhash):
-        state, a = splitmix64(state)
-        state, b = splitmix64(state)
-        params.append((a | 1, b))
     wh = [xxhash.xxh3_64_intdigest(w.encode()) for w in ws]
     shingles: list[int] = []
     if ws:
@@ -75,14 +69,27 @@ def fingerprint(text: str, minhash: int = 128, shingle: int = 5) -> dict[str, ob
         for i in range(len(wh) - k + 1):
             b = b"".join(h.to_bytes(8, "little") for h in wh[i : i + k])
             shingles.append(xxhash.xxh3_64_intdigest(b))
-    sig = [0xFFFFFFFF] * minhash
+    empty = 0xFFFFFFFF
+    sig = [empty] * minhash
     votes = [0] * 64
     for h in shingles:
-        for i, (a, b) in enumerate(params):
-            v = ((a * h + b) & MASK) >> 32
-            sig[i] = min(sig[i], v)
+        j = (h * minhash) >> 64
+        sig[j] = min(sig[j], h & 0xFFFFFFFF)
         for bit in range(64):
             votes[bit] += 1 if (h >> bit) & 1 else -1
+    filled = [v != empty for v in sig]
+    if any(filled):
+        for j in range(minhash):
+            if filled[j]:
+                continue
+            t = 0
+            while True:
+                _, y = splitmix64(MINHASH_SEED ^ ((j << 32) | t))
+                k = (y * minhash) >> 64
+                if filled[k]:
+                    sig[j] = sig[k]
+                    break
+                t += 1
     simhash = sum(1 << bit for bit in range(64) if votes[bit] > 0)
     content = xxhash.xxh3_64_intdigest(" ".join(ws).encode())
     return {

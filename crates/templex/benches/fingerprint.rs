@@ -50,15 +50,17 @@ fn main() {
     );
     let mut fp = Fingerprinter::new(FingerprintConfig::default());
     let (mut best_extract, mut best_fp) = (Duration::MAX, Duration::MAX);
-    let (mut words, mut sink) = (0u64, 0u64);
+    let (mut words, mut sink, mut refused, mut extracted_mb) = (0u64, 0u64, 0usize, 0.0);
     for _ in 0..rounds {
         let (mut extract, mut fingerprint) = (Duration::ZERO, Duration::ZERO);
-        words = 0;
+        (words, refused, extracted_mb) = (0, 0, 0.0);
         for p in &pages {
             let t0 = Instant::now();
             let Ok(content) = extract_page(p, &hints, &config, &budget) else {
+                refused += 1;
                 continue;
             };
+            extracted_mb += p.len() as f64 / 1e6;
             let text = content.text();
             let t1 = Instant::now();
             let f = fp.fingerprint(&text);
@@ -73,7 +75,8 @@ fn main() {
     }
     let mb = pages.iter().map(Vec::len).sum::<usize>() as f64 / 1e6;
     println!(
-        "{} pages, {mb:.1} MB of HTML, {words} content words; best of {rounds} rounds",
+        "{} pages, {mb:.1} MB of HTML ({refused} pages refused: not HTML or over the budget; \
+         {extracted_mb:.1} MB extracted), {words} content words; best of {rounds} rounds",
         pages.len()
     );
     println!(

@@ -11,25 +11,28 @@
 //! - *Shingles*: each run of `shingle` consecutive words; a text of fewer words (but at
 //!   least one) is one shingle. A shingle's hash is XXH3-64 of its words' XXH3-64 hashes,
 //!   little-endian, in order.
-//! - *MinHash*: hash function `i` maps a shingle hash `x` to the high 32 bits of
-//!   `a_i · x + b_i` (mod 2^64; multiply-add-shift, a universal family), where `a_i` (made
-//!   odd) and `b_i` are the `2i`-th and `2i+1`-th outputs of SplitMix64 from the seed
-//!   [`MINHASH_SEED`]. The signature is each function's minimum over the shingles (all
-//!   `u32::MAX` for a text without words). The share of equal positions of two signatures
-//!   estimates the Jaccard similarity of the two shingle sets.
+//! - *MinHash* (one-permutation hashing with optimal densification: Li, Owen and Zhang 2012;
+//!   Shrivastava 2017): with `n` bins, a shingle hash `x` goes to bin `(x · n) >> 64`
+//!   (128-bit product) with the value `x mod 2^32`, and each bin keeps its smallest value.
+//!   An empty bin `j` then takes the value of bin `(y · n) >> 64` for the first attempt
+//!   `t = 0, 1, …` at which that bin is not empty, where `y` is SplitMix64's output from the
+//!   state [`MINHASH_SEED`] XOR `(j << 32 | t)` (the same bins for every text, which keeps the
+//!   estimate unbiased). A text without words has all `u32::MAX`. The share of equal
+//!   positions of two signatures estimates the Jaccard similarity of the two shingle sets —
+//!   as `n` independent hash functions would, at one hash per shingle instead of `n`.
 //! - *SimHash*: bit `k` is set when more shingles (counted with repetition) have bit `k` of
 //!   their hash set than clear (0 for a text without words).
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
-use xxhash_rust::xxh3::{Xxh3, xxh3_64};
+use xxhash_rust::xxh3::xxh3_64;
 
 /// Version of the fingerprint specification (module docs). Records carry it, so that
 /// fingerprints of another scheme are recomputed rather than compared.
 pub const FINGERPRINT_SCHEME: u32 = 1;
 
-/// The SplitMix64 seed of the MinHash functions.
+/// The SplitMix64 seed of the MinHash densification.
 pub const MINHASH_SEED: u64 = 0x7465_6d70_6c65_7801; // "templex" + 1
 
 /// How fingerprints are computed.
@@ -116,13 +119,13 @@ fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Computes fingerprints; holds the MinHash functions' parameters and buffers, so that one
-/// fingerprinter serves many texts without allocating per word.
+/// Computes fingerprints; holds buffers, so that one fingerprinter serves many texts without
+/// allocating per word.
 #[derive(Debug, Clone)]
 pub struct Fingerprinter {
     config: FingerprintConfig,
-    mul: Vec<u64>,
-    add: Vec<u64>,
+    /// The normalized text (for the content hash).
+    normalized: Vec<u8>,
     word: String,
     window: VecDeque<u64>,
     shingle_bytes: Vec<u8>,
@@ -135,16 +138,9 @@ impl Fingerprinter {
             shingle: config.shingle.max(1),
             ..config
         };
-        let mut state = MINHASH_SEED;
-        let (mut mul, mut add) = (Vec::new(), Vec::new());
-        for _ in 0..config.minhash {
-            mul.push(splitmix64(&mut state) | 1);
-            add.push(splitmix64(&mut state));
-        }
         Fingerprinter {
             config,
-            mul,
-            add,
+            normalized: Vec::new(),
             word: String::new(),
             window: VecDeque::new(),
             shingle_bytes: Vec::new(),
@@ -161,7 +157,7 @@ impl Fingerprinter {
         let k = self.config.shingle;
         let mut minhash = vec![u32::MAX; self.config.minhash];
         let mut votes = [0i32; 64];
-        let mut content = Xxh3::new();
+        self.normalized.clear();
         let mut words = 0u64;
         self.window.clear();
         let mut chars = text.chars().peekable();
@@ -177,7 +173,10 @@ impl Fingerprinter {
                     break;
                 }
                 chars.next();
-                if c.is_alphanumeric() {
+                // ASCII first: most words of most pages, without the Unicode tables.
+                if c.is_ascii_alphanumeric() {
+                    self.word.push(c.to_ascii_lowercase());
+                } else if !c.is_ascii() && c.is_alphanumeric() {
                     self.word.extend(c.to_lowercase());
                 } else if !self.word.is_empty() {
                     break;
@@ -187,9 +186,9 @@ impl Fingerprinter {
                 break;
             }
             if words > 0 {
-                content.update(b" ");
+                self.normalized.push(b' ');
             }
-            content.update(self.word.as_bytes());
+            self.normalized.extend_from_slice(self.word.as_bytes());
             words += 1;
             self.window.push_back(xxh3_64(self.word.as_bytes()));
             if self.window.len() > k {
@@ -197,14 +196,15 @@ impl Fingerprinter {
             }
             if self.window.len() == k {
                 let h = self.shingle_hash();
-                add_shingle(h, &self.mul, &self.add, &mut minhash, &mut votes);
+                add_shingle(h, &mut minhash, &mut votes);
             }
         }
         // A text shorter than one shingle is one shingle of all its words.
         if words > 0 && (words as usize) < k {
             let h = self.shingle_hash();
-            add_shingle(h, &self.mul, &self.add, &mut minhash, &mut votes);
+            add_shingle(h, &mut minhash, &mut votes);
         }
+        densify(&mut minhash);
         let simhash = votes
             .iter()
             .enumerate()
@@ -213,7 +213,7 @@ impl Fingerprinter {
             scheme: FINGERPRINT_SCHEME,
             words,
             shingle: k as u32,
-            content_hash: content.digest(),
+            content_hash: xxh3_64(&self.normalized),
             simhash,
             minhash,
         }
@@ -228,15 +228,44 @@ impl Fingerprinter {
     }
 }
 
-fn add_shingle(h: u64, mul: &[u64], add: &[u64], minhash: &mut [u32], votes: &mut [i32; 64]) {
-    for (slot, (a, b)) in minhash.iter_mut().zip(mul.iter().zip(add)) {
-        let v = (a.wrapping_mul(h).wrapping_add(*b) >> 32) as u32;
-        if v < *slot {
-            *slot = v;
-        }
+fn add_shingle(h: u64, minhash: &mut [u32], votes: &mut [i32; 64]) {
+    if !minhash.is_empty() {
+        let bin = bin_of(h, minhash.len());
+        minhash[bin] = minhash[bin].min(h as u32);
     }
+    // Branch-free, so that it vectorizes.
     for (bit, v) in votes.iter_mut().enumerate() {
-        *v += if (h >> bit) & 1 == 1 { 1 } else { -1 };
+        *v += ((h >> bit) & 1) as i32 * 2 - 1;
+    }
+}
+
+/// The bin of a hash among `n`: the high bits of the 128-bit product (uniform, no modulo bias).
+fn bin_of(h: u64, n: usize) -> usize {
+    ((u128::from(h) * n as u128) >> 64) as usize
+}
+
+/// Fill every empty bin from a non-empty one, chosen by a sequence that depends only on the
+/// bin, so that two texts fill a bin from the same place (optimal densification).
+fn densify(minhash: &mut [u32]) {
+    // An empty bin is `u32::MAX`; so is a bin whose smallest value is that (a chance of 2^-32
+    // per bin; filling it then changes an estimate by one bin at most).
+    let filled: Vec<bool> = minhash.iter().map(|&v| v != u32::MAX).collect();
+    if !filled.iter().any(|&f| f) {
+        return;
+    }
+    let n = minhash.len();
+    for j in 0..n {
+        if filled[j] {
+            continue;
+        }
+        for t in 0u64.. {
+            let mut state = MINHASH_SEED ^ ((j as u64) << 32 | t);
+            let k = bin_of(splitmix64(&mut state), n);
+            if filled[k] {
+                minhash[j] = minhash[k];
+                break;
+            }
+        }
     }
 }
 
@@ -289,16 +318,17 @@ mod tests {
         assert_eq!(format!("{:016x}", f.simhash), "50305582933ec4ee");
         assert_eq!(
             &f.minhash[..4],
-            &[1274825283, 172007862, 949956088, 459243634]
+            &[3649852644, 3649852644, 3744344565, 1736108872]
+        );
+        assert_eq!(
+            f.minhash.iter().map(|&v| u64::from(v)).sum::<u64>(),
+            332346425071
         );
         let short = fp("Hello, World");
         assert_eq!(short.words, 2);
         assert_eq!(format!("{:016x}", short.content_hash), "d447b1ea40e6988b");
         assert_eq!(format!("{:016x}", short.simhash), "2b1502900150c14d");
-        assert_eq!(
-            &short.minhash[..4],
-            &[2665634801, 4170719572, 208070273, 1584577521]
-        );
+        assert_eq!(short.minhash, vec![22069581; 128]);
         let mut state = MINHASH_SEED;
         assert_eq!(splitmix64(&mut state), 0xf8d7840561d6fd43);
     }
