@@ -220,7 +220,7 @@ impl RecordSink for IndexSink<'_> {
             r.url,
             Some(r.input),
             r.text.as_deref(),
-            r.fingerprint,
+            r.fingerprint.map(|f| *f),
             r.error.as_deref(),
         );
         Ok(())

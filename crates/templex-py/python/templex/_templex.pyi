@@ -82,7 +82,8 @@ def extract(
     detection); a ``str`` is taken as it is. ``format="json"`` gives a dict with ``url``,
     ``title``, ``text``, ``method``, ``timings`` and ``fingerprint`` (as one record of
     ``templex content --format json``; ``fingerprint`` holds ``content_hash`` and
-    ``simhash`` as 16 hex digits and ``minhash``, 128 ints, for near-duplicate detection). ``captions`` keeps image captions in text (Markdown and HTML keep them
+    ``simhash`` as 16 hex digits and ``minhash``, 128 ints, for near-duplicate
+    detection). ``captions`` keeps image captions in text (Markdown and HTML keep them
     unless ``captions=False``); ``comments`` keeps user comments.
 
     Raises :class:`NotHtmlError` for bytes that are not a web page, and

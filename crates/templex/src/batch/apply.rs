@@ -145,7 +145,7 @@ pub(super) fn apply_one(
     // per cent of extracting it (BENCHMARKS.md, "Near-duplicate detection").
     let fingerprint = config
         .fingerprint
-        .map(|f| crate::dedup::Fingerprinter::new(f).fingerprint(&text));
+        .map(|f| Box::new(crate::dedup::Fingerprinter::new(f).fingerprint(&text)));
     OutRecord {
         seq: rec.seq,
         input: rec.input.clone(),

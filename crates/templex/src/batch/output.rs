@@ -43,7 +43,7 @@ pub struct OutRecord {
     /// Fingerprints of `text` for near-duplicate detection
     /// ([`BatchConfig::fingerprint`](super::BatchConfig::fingerprint)).
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub fingerprint: Option<crate::Fingerprint>,
+    pub fingerprint: Option<Box<crate::Fingerprint>>,
     /// Why the record has no content.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub error: Option<String>,

@@ -59,7 +59,7 @@ impl Banding {
         for bands in 1..=hashes.max(1) {
             for rows in 1..=hashes / bands {
                 let p = |s: f64| 1.0 - (1.0 - s.powi(rows as i32)).powi(bands as i32);
-                let fp = integrate(|s| p(s), 0.0, threshold);
+                let fp = integrate(p, 0.0, threshold);
                 let fn_ = integrate(|s| 1.0 - p(s), threshold, 1.0);
                 let cost = fp + 4.0 * fn_;
                 if cost < best_cost - 1e-12 {
