@@ -7,7 +7,8 @@ Nothing here is stored in the repository: the set is made from the mirrors each 
 (`{"a", "b", "label": 1|0, "kind"}`) and OUT/docs.jsonl (`{"id", "site", "source", "how"}`).
 
 The content of a page is its content region: the largest element matched by the site's gold
-content selectors (`gold/<site>.json`, so the 8 sites with gold) holding at least 80 words.
+content selectors (`gold/<site>.json`, so the 8 sites with gold) holding at least 80 words
+and at least 90 % of the words that all the selectors match (else the page is not used).
 
 Positives (the same content, templates differ):
 - `transplant`: an article's content region placed into the content region of a page of
@@ -82,16 +83,20 @@ def words(el: Any) -> list[str]:
 
 
 def content_region(root: Any, selectors: list[CSSSelector]) -> Any:
-    """The largest element the selectors match, if it holds enough words."""
-    best, best_n = None, 0
-    for sel in selectors:
-        for el in sel(root):
-            if el.tag in ("html", "body"):
-                continue
-            n = len(words(el))
-            if n > best_n:
-                best, best_n = el, n
-    return best if best_n >= MIN_WORDS else None
+    """The largest element the selectors match, if it holds enough words and nearly all of
+    the content: a page whose content is spread over several regions (dostips.com's heading,
+    summary and tables) cannot have it moved by moving one, and would be mislabelled."""
+    matched = {
+        el for sel in selectors for el in sel(root) if el.tag not in ("html", "body")
+    }
+    # Outermost matches only: nested ones are counted with their ancestor.
+    outer = [el for el in matched if not any(a in matched for a in el.iterancestors())]
+    sizes = {el: len(words(el)) for el in outer}
+    if not sizes:
+        return None
+    best = max(sizes, key=lambda el: sizes[el])
+    total = sum(sizes.values())
+    return best if sizes[best] >= MIN_WORDS and sizes[best] >= 0.9 * total else None
 
 
 def jaccard(a: list[str], b: list[str]) -> float:
