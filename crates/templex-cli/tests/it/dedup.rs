@@ -260,3 +260,50 @@ fn pages_are_extracted_as_batch_does() {
     assert_eq!(lines.len(), 26);
     assert!(lines.iter().all(|r| r["size"] == 2 && r["exact"] == true));
 }
+
+#[test]
+fn batch_records_carry_fingerprints_unless_told_not_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |out: &str, extra: &[&str]| -> Vec<Value> {
+        let out = dir.path().join(out);
+        ok(templex()
+            .arg("batch")
+            .arg(example_site())
+            .arg("--out")
+            .arg(&out)
+            .arg("--store")
+            .arg(dir.path().join("t.sqlite"))
+            .args(extra)
+            .output()
+            .unwrap());
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let with = run("with.jsonl", &[]);
+    assert!(!with.is_empty());
+    for r in &with {
+        assert_eq!(
+            r["fingerprint"]["minhash"].as_array().unwrap().len(),
+            128,
+            "{r}"
+        );
+    }
+    let small = run("small.jsonl", &["--minhash", "16", "--shingle", "3"]);
+    assert!(small.iter().all(
+        |r| r["fingerprint"]["minhash"].as_array().unwrap().len() == 16
+            && r["fingerprint"]["shingle"] == 3
+    ));
+    // The content hash does not depend on the MinHash settings.
+    for (a, b) in with.iter().zip(&small) {
+        assert_eq!(
+            a["fingerprint"]["content_hash"],
+            b["fingerprint"]["content_hash"]
+        );
+    }
+    let without = run("without.jsonl", &["--no-fingerprint"]);
+    assert_eq!(without.len(), with.len());
+    assert!(without.iter().all(|r| r.get("fingerprint").is_none()));
+}
