@@ -93,6 +93,10 @@ pub struct BatchArgs {
     #[arg(long)]
     pub protect: bool,
 
+    /// Write each page's content as Markdown too (a `markdown` field beside `text`).
+    #[arg(long)]
+    pub markdown: bool,
+
     /// Pages parsed in parallel at a time (memory grows with it).
     #[arg(long, value_name = "N", default_value_t = BatchConfig::default().chunk)]
     pub chunk: usize,
@@ -186,6 +190,7 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         window: args.window.max(1),
         relearn: args.relearn,
         protect_content: args.protect,
+        markdown: args.markdown,
         budget: args.budget.budget(),
         fingerprint: (!args.no_fingerprint).then(|| args.fingerprint.config()),
         ..BatchConfig::default()

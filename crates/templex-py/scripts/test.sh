@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build the Python package's wheel into a fresh virtualenv and run its tests (pytest, ruff).
+# Build the Python package's wheel into a fresh virtualenv and run its tests (pytest, ruff),
+# the Spark job's among them.
 # The wheel is built with Cargo's dev profile (dependencies optimized, see the workspace's
 # Cargo.toml) so that it reuses what `cargo test` built; `pip install ./crates/templex-py`
 # builds the release wheel users get.
@@ -12,6 +13,11 @@ WHEELS=target/py-wheels
 rm -rf "$VENV" "$WHEELS"
 "$PYTHON" -m venv "$VENV"
 "$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.9,<2" "pytest>=7" "ruff>=0.6"
+# The Spark job's tests need pyspark and a Java runtime (scripts/install-java.sh); without
+# Java they are skipped with a notice, unless TEMPLEX_REQUIRE_SPARK is set.
+if command -v java >/dev/null 2>&1 || [ -n "${TEMPLEX_REQUIRE_SPARK:-}" ]; then
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "pyspark==4.0.1"
+fi
 "$VENV/bin/maturin" build --quiet --profile dev --manifest-path crates/templex-py/Cargo.toml \
   --interpreter "$VENV/bin/python" --out "$WHEELS"
 "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps "$WHEELS"/templex-*.whl

@@ -19,10 +19,17 @@ use templex::extract::ContentConfig;
 use templex::output::{annotated_html, template_html, template_report};
 use templex::source::warc::{WarcPages, read_warc_pages};
 use templex::source::{HttpConfig, SiteSpec, open_site};
-use templex::store::TemplateStore;
+use templex::store::{TemplateRow, TemplateStore};
 use templex::template::{TemplateConfig, TemplateResult, extract_template};
 use templex::{Budget, Method, PageContent, PageHints, extract_page};
 use url::Url;
+
+/// The engine allocates a string or vector per token and tree node, and batch runs free
+/// pages on other threads than the ones that built them: mimalloc does both faster than the
+/// system allocator, as in the CLI (BENCHMARKS.md, "Python package"). It serves the
+/// extension's own allocations only; Python's objects keep Python's allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 create_exception!(
     templex,
@@ -655,7 +662,8 @@ impl Batch {
     #[new]
     #[pyo3(signature = (store=None, *, method="tablechunk", site_sample=None, sample_pages=None,
                         min_pages=None, window=None, relearn=false, protect=false,
-                        max_page_bytes=None, max_page_nodes=None, page_timeout=None))]
+                        markdown=false, max_page_bytes=None, max_page_nodes=None,
+                        page_timeout=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -667,6 +675,7 @@ impl Batch {
         window: Option<usize>,
         relearn: bool,
         protect: bool,
+        markdown: bool,
         max_page_bytes: Option<usize>,
         max_page_nodes: Option<usize>,
         page_timeout: Option<f64>,
@@ -681,6 +690,7 @@ impl Batch {
             window: window.unwrap_or(d.window).max(1),
             relearn,
             protect_content: protect,
+            markdown,
             budget,
             ..d
         };
@@ -733,6 +743,42 @@ impl Batch {
         self.start(Feed::Files, items, identity.join("\n"))
     }
 
+    /// The newest templates of every site (or of `site`) in the store, as portable dicts
+    /// that `add_templates` of another batch takes.
+    #[pyo3(signature = (site=None))]
+    fn templates<'py>(
+        &self,
+        py: Python<'py>,
+        site: Option<String>,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let store = Arc::clone(&self.store);
+        let rows = py
+            .detach(move || -> Result<Vec<TemplateRow>, String> {
+                let guard = store.lock().map_err(|_| "the template store is poisoned")?;
+                let store = guard.as_ref().ok_or("the batch is closed")?;
+                store.export(site.as_deref()).map_err(|e| e.to_string())
+            })
+            .map_err(StoreError::new_err)?;
+        rows.iter().map(|r| template_row_to_py(py, r)).collect()
+    }
+
+    /// Store templates (dicts of `templates()`, e.g. from an earlier run) as their sites'
+    /// newest; pages of those sites then get them without learning. Returns how many were
+    /// stored; a row of another templex version's hashes or a damaged row stores nothing.
+    fn add_templates(&self, py: Python<'_>, rows: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let rows: Vec<TemplateRow> = rows
+            .try_iter()?
+            .map(|r| template_row_from_py(&r?))
+            .collect::<PyResult<_>>()?;
+        let store = Arc::clone(&self.store);
+        py.detach(move || -> Result<usize, String> {
+            let mut guard = store.lock().map_err(|_| "the template store is poisoned")?;
+            let store = guard.as_mut().ok_or("the batch is closed")?;
+            store.import(&rows).map_err(|e| e.to_string())
+        })
+        .map_err(StoreError::new_err)
+    }
+
     /// Close the template store (a closed batch processes nothing more).
     fn close(&self, py: Python<'_>) {
         let store = Arc::clone(&self.store);
@@ -752,6 +798,59 @@ impl Batch {
         self.close(py);
         false
     }
+}
+
+/// A template row as a Python dict (`bytes` for the binary fields).
+fn template_row_to_py<'py>(py: Python<'py>, r: &TemplateRow) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("site", &r.site)?;
+    d.set_item("cluster", r.cluster)?;
+    d.set_item("method", &r.method)?;
+    d.set_item("scheme", r.scheme)?;
+    d.set_item("hash_scheme", r.hash_scheme)?;
+    d.set_item("pages", r.pages)?;
+    d.set_item("core", PyBytes::new(py, &r.core))?;
+    d.set_item("params", &r.params)?;
+    d.set_item("model", PyBytes::new(py, &r.model))?;
+    Ok(d)
+}
+
+/// A template row from a mapping with the keys of [`template_row_to_py`] (a dict, or a
+/// Spark `Row` turned into one).
+fn template_row_from_py(obj: &Bound<'_, PyAny>) -> PyResult<TemplateRow> {
+    let get = |key: &str| {
+        obj.get_item(key)
+            .map_err(|_| PyValueError::new_err(format!("a template row needs the key {key:?}")))
+    };
+    let bytes = |key: &str| -> PyResult<Vec<u8>> {
+        let v = get(key)?;
+        if let Ok(b) = v.cast::<PyBytes>() {
+            return Ok(b.as_bytes().to_vec());
+        }
+        // bytearray (Spark's BinaryType), memoryview: whatever bytes() takes.
+        let b = obj.py().get_type::<PyBytes>().call1((v,))?;
+        Ok(b.cast::<PyBytes>()?.as_bytes().to_vec())
+    };
+    Ok(TemplateRow {
+        site: get("site")?.extract()?,
+        cluster: get("cluster")?.extract()?,
+        method: get("method")?.extract()?,
+        scheme: get("scheme")?.extract()?,
+        hash_scheme: get("hash_scheme")?.extract()?,
+        pages: get("pages")?.extract()?,
+        core: bytes("core")?,
+        params: get("params")?.extract()?,
+        model: bytes("model")?,
+    })
+}
+
+/// The site a batch learns a URL's page with: its registrable domain (`news.bbc.co.uk` →
+/// `bbc.co.uk`), or its host when it has none.
+#[pyfunction]
+fn site(url: &str) -> PyResult<String> {
+    let u = Url::parse(url).map_err(|e| PyValueError::new_err(format!("invalid URL: {e}")))?;
+    templex::batch::site_of_url(&u)
+        .ok_or_else(|| PyValueError::new_err(format!("the URL {url} has no host")))
 }
 
 /// The page records of a WARC file, read with the tolerant reader.
@@ -798,6 +897,13 @@ impl WarcReader {
     fn problems(&self) -> usize {
         self.pages.problems()
     }
+
+    /// Where the record last yielded starts in the file (its gzip member's offset in a
+    /// `.warc.gz` of one member per record), `None` before the first.
+    #[getter]
+    fn offset(&self) -> Option<u64> {
+        self.pages.last_offset()
+    }
 }
 
 /// The page records of a `.warc` or `.warc.gz` file, as `(url, body, headers)` tuples.
@@ -825,6 +931,7 @@ fn _templex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(template, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;
+    m.add_function(wrap_pyfunction!(site, m)?)?;
     m.add_class::<Template>()?;
     m.add_class::<Batch>()?;
     m.add_class::<BatchRun>()?;

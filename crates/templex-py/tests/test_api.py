@@ -213,3 +213,85 @@ def test_read_warc_and_gzip_files(tmp_path: Path) -> None:
     assert url == "https://a.example/" and body_out == page
     assert "charset=utf-8" in headers["Content-Type"]
     assert reader.problems == 1
+
+
+def test_site_is_the_registrable_domain() -> None:
+    assert templex.site("https://news.bbc.co.uk/world/1") == "bbc.co.uk"
+    assert templex.site("http://www.Example.COM:8080/a") == "example.com"
+    assert templex.site("http://127.0.0.1/x") == "127.0.0.1"
+    for bad in ["not a url", "mailto:someone@example.com"]:
+        with pytest.raises(ValueError):
+            templex.site(bad)
+
+
+def test_warc_offsets_name_each_record(tmp_path: Path) -> None:
+    records = example_records()[:4]
+    members = []
+    for url, page in records:
+        body = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+        members.append(
+            gzip.compress(
+                b"WARC/1.0\r\nWARC-Type: response\r\n"
+                + f"WARC-Target-URI: {url}\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                + body
+                + b"\r\n\r\n"
+            )
+        )
+    path = tmp_path / "four.warc.gz"
+    path.write_bytes(b"".join(members))
+    reader = templex.read_warc(path)
+    assert reader.offset is None
+    offsets = []
+    for url, _, _ in reader:
+        offsets.append(reader.offset)
+        # The offset is the record's own gzip member: it decompresses alone.
+        with path.open("rb") as f:
+            f.seek(reader.offset or 0)
+            head = gzip.GzipFile(fileobj=f).readline()
+        assert head == b"WARC/1.0\r\n", url
+    starts = [sum(len(m) for m in members[:i]) for i in range(len(members))]
+    assert offsets == starts
+
+
+def test_batch_markdown() -> None:
+    with templex.Batch(min_pages=2, markdown=True) as batch:
+        out = list(batch.process(example_records()))
+    assert all(r["markdown"].strip() for r in out if r.get("text", "").strip())
+    assert any(r["markdown"].startswith("# ") or "\n- " in r["markdown"] for r in out)
+    with templex.Batch(min_pages=2) as batch:
+        plain = list(batch.process(example_records()))
+    assert all("markdown" not in r for r in plain)
+    assert [r["text"] for r in out] == [r["text"] for r in plain]
+
+
+def test_templates_move_between_batches() -> None:
+    records = example_records()
+    with templex.Batch(min_pages=2) as learner:
+        learned = list(learner.process(records))
+        rows = learner.templates()
+        assert rows and all(r["site"] == "riverbend-garden.example" for r in rows)
+        assert learner.templates("no-such.example") == []
+    assert {type(r["model"]) for r in rows} == {bytes}
+    # Two pages are too few to learn from: only the moved templates give them a cluster.
+    few = records[:2]
+    with templex.Batch(min_pages=5) as fresh:
+        alone = list(fresh.process(few))
+    assert all(r["method"] == "maincontent" for r in alone)
+    with templex.Batch(min_pages=5) as reuser:
+        assert reuser.add_templates(rows) == len(rows)
+        reused = list(reuser.process(few))
+    assert [r["text"] for r in reused] == [r["text"] for r in learned[:2]]
+    assert all(r.get("cluster") for r in reused)
+    # Rows of another hash scheme, damaged rows and missing keys are refused whole.
+    with templex.Batch() as other:
+        stale = [dict(rows[0], hash_scheme=rows[0]["hash_scheme"] + 1)]
+        with pytest.raises(templex.StoreError, match="scheme"):
+            other.add_templates(stale)
+        with pytest.raises(templex.StoreError):
+            other.add_templates([dict(rows[0], core=b"\x01\x02\x03")])
+        with pytest.raises(ValueError, match="model"):
+            other.add_templates([{k: v for k, v in rows[0].items() if k != "model"}])
+        # bytearray (as Spark gives binary columns) is taken as bytes.
+        as_spark = [dict(r, model=bytearray(r["model"]), core=bytearray(r["core"])) for r in rows]
+        assert other.add_templates(as_spark) == len(rows)
+        assert other.templates() == rows

@@ -235,3 +235,44 @@ fn killed_and_resumed_equals_uninterrupted() {
     }
     assert_eq!(std::fs::read(&out).unwrap(), expected);
 }
+
+/// `--markdown` adds each page's content as Markdown beside the same text.
+#[test]
+fn batch_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = warc(dir.path(), 1);
+    let read = |p: &Path| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let plain = dir.path().join("plain.jsonl");
+    ok(batch(&w, &plain, dir.path().join("a.sqlite"))
+        .output()
+        .unwrap());
+    let md = dir.path().join("md.jsonl");
+    ok(batch(&w, &md, dir.path().join("b.sqlite"))
+        .arg("--markdown")
+        .output()
+        .unwrap());
+    let (plain, md) = (read(&plain), read(&md));
+    assert_eq!(plain.len(), md.len());
+    for (p, m) in plain.iter().zip(&md) {
+        assert!(p.get("markdown").is_none());
+        assert_eq!(p["text"], m["text"]);
+        assert_eq!(p["cluster"], m["cluster"]);
+        assert!(
+            m["markdown"].as_str().is_some_and(|s| !s.trim().is_empty()),
+            "{m}"
+        );
+    }
+    assert!(
+        md.iter().any(|m| {
+            let md = m["markdown"].as_str().unwrap();
+            md.starts_with("# ") || md.contains("\n# ") || md.contains("\n- ")
+        }),
+        "headings and lists are marked up"
+    );
+}

@@ -8,6 +8,8 @@ The Rust engine in-process:
 - :class:`Batch` learns templates per site over any stream of records and extracts every
   page, as ``templex batch`` does; :func:`read_warc` reads page records from WARC files.
 
+:mod:`templex.spark` runs the batch engine over WARC collections on Apache Spark.
+
 Every call releases the GIL while the engine works: Python threads extract in parallel.
 """
 
@@ -27,6 +29,7 @@ from templex._templex import (
     __version__,
     extract,
     read_warc,
+    site,
     template,
 )
 
@@ -46,5 +49,6 @@ __all__ = [
     "__version__",
     "extract",
     "read_warc",
+    "site",
     "template",
 ]

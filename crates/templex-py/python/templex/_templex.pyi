@@ -17,6 +17,7 @@ Record = Union[
     tuple[Optional[str], Union[bytes, str], Optional[Headers]],
 ]
 StrPath = Union[str, PathLike[str]]
+TemplateRow = dict[str, Any]
 
 class TemplexError(Exception):
     """Base class of templex's errors."""
@@ -167,8 +168,8 @@ def template(
 class BatchRun(Iterator[dict[str, Any]]):
     """The output records of one ``Batch.process*`` call, in input order: dicts with
     ``seq``, ``input``, ``url``, ``site``, ``cluster``, ``method``, ``title``, ``text``,
-    ``template_share`` — or ``error`` (and ``error_code`` for a page refused). Not to be
-    shared between threads."""
+    ``template_share`` (and ``markdown`` when the batch renders it) — or ``error`` (and
+    ``error_code`` for a page refused). Not to be shared between threads."""
 
     def __iter__(self) -> BatchRun: ...
     def __next__(self) -> dict[str, Any]: ...
@@ -189,6 +190,7 @@ class Batch:
         window: Optional[int] = None,
         relearn: bool = False,
         protect: bool = False,
+        markdown: bool = False,
         max_page_bytes: Optional[int] = None,
         max_page_nodes: Optional[int] = None,
         page_timeout: Optional[float] = None,
@@ -197,14 +199,25 @@ class Batch:
         reused); ``None`` keeps templates in memory for this object's lifetime. A record
         that is not HTML or is over the page budget (``max_page_*``, ``page_timeout``, as
         :func:`extract`) is a record with ``error`` and ``error_code`` (``not_html``,
-        ``too_large``, ``too_many_nodes``, ``timed_out``). Records with content carry its
-        ``fingerprint``, as :func:`extract` does."""
+        ``too_large``, ``too_many_nodes``, ``timed_out``). ``markdown=True`` adds each
+        page's content as Markdown (``markdown``) beside its text. Records with content carry
+        its ``fingerprint``, as :func:`extract` does."""
     def process(self, records: Iterable[Record]) -> BatchRun:
         """Extract every record: ``(url, body)`` or ``(url, body, headers)``; one output
         dict per record, in input order (bad records are records with ``error``)."""
     def process_files(self, paths: Sequence[StrPath]) -> BatchRun:
         """Extract every page of WARC files, mirror directories and HTML files, read as
         ``templex batch`` reads them (the same output lines)."""
+    def templates(self, site: Optional[str] = None) -> list[TemplateRow]:
+        """The newest templates of every site in the store (or of ``site``), as portable
+        rows that :meth:`add_templates` of another batch (another process, machine or run)
+        takes: ``site``, ``cluster``, ``method``, ``scheme``, ``hash_scheme``, ``pages``,
+        ``core`` (bytes), ``params``, ``model`` (bytes)."""
+    def add_templates(self, rows: Iterable[Mapping[str, Any]]) -> int:
+        """Store rows of :meth:`templates` as their sites' newest templates: pages of those
+        sites then get them without learning. Returns the rows stored. Raises
+        :class:`StoreError` when a row cannot be used (hashes of another templex version,
+        an unknown model scheme, a damaged model, a cluster twice); then none is stored."""
     def close(self) -> None:
         """Close the template store."""
     def __enter__(self) -> Batch: ...
@@ -221,8 +234,20 @@ class WarcReader(Iterator[tuple[str, bytes, dict[str, str]]]):
     @property
     def problems(self) -> int:
         """Damaged spots skipped so far (truncated or corrupt records)."""
+    @property
+    def offset(self) -> Optional[int]:
+        """Where the record last yielded starts in the file: its gzip member's offset in a
+        ``.warc.gz`` of one member per record (as crawlers write them and Common Crawl's
+        index names them), else its WARC header's offset in the decompressed stream;
+        ``None`` before the first record."""
     def __iter__(self) -> WarcReader: ...
     def __next__(self) -> tuple[str, bytes, dict[str, str]]: ...
+
+def site(url: str) -> str:
+    """The site a batch learns a URL's page with: its registrable domain
+    (``https://news.bbc.co.uk/x`` → ``bbc.co.uk``), or its host when it has none (an IP
+    address, ``localhost``). Raises :class:`ValueError` for a URL without a host or one that
+    does not parse."""
 
 def read_warc(path: StrPath) -> WarcReader:
     """The HTML response records of a ``.warc`` or ``.warc.gz`` file, read with the

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crate::cluster::Fingerprint;
 use crate::dom::{Document, NodeId, PageError, ParseMode, parse_page};
-use crate::extract::{content_text, non_template_mask, page_content, page_title};
+use crate::extract::{content_markdown, content_text, non_template_mask, page_content, page_title};
 use crate::method::Method;
 use crate::template::model::{Applier, LearnedModel, ModelPage};
 
@@ -89,6 +89,7 @@ pub(super) fn failed(seq: u64, input: String, url: Option<String>, error: String
         method: None,
         title: None,
         text: None,
+        markdown: None,
         template_share: None,
         fingerprint: None,
         error: Some(error),
@@ -123,12 +124,13 @@ pub(super) fn apply_one(
             applier.template_mask(&model_page, config.protect_content),
         )
     });
-    let (text, method, cluster, share) = match template {
+    let (text, markdown, method, cluster, share) = match template {
         Some((c, template)) => {
             let keep = non_template_mask(doc, &template);
-            let text = content_text(doc, body, &|id| keep[id.index()]);
+            let keep = |id: NodeId| keep[id.index()];
             (
-                text,
+                content_text(doc, body, &keep),
+                config.markdown.then(|| content_markdown(doc, body, &keep)),
                 c.model.method(),
                 Some(format!("{}#{}", page.site, c.number)),
                 template_share(doc, &template),
@@ -137,8 +139,14 @@ pub(super) fn apply_one(
         None => {
             let c = page_content(doc, &config.content);
             let root = c.root.unwrap_or(body);
-            let text = content_text(doc, root, &|id| c.is_content(id));
-            (text, Method::MainContent, None, 0.0)
+            let keep = |id: NodeId| c.is_content(id);
+            (
+                content_text(doc, root, &keep),
+                config.markdown.then(|| content_markdown(doc, root, &keep)),
+                Method::MainContent,
+                None,
+                0.0,
+            )
         }
     };
     // In the same pass as the text: the content is at hand, and the fingerprints cost a few
@@ -155,6 +163,7 @@ pub(super) fn apply_one(
         method: Some(method),
         title: page_title(doc),
         text: Some(text),
+        markdown,
         template_share: Some((share * 1e4).round() / 1e4),
         fingerprint,
         error: None,

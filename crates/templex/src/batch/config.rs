@@ -53,6 +53,13 @@ pub struct BatchConfig {
     /// ([`crate::template::protect_main_content`]). Off by default: on the dev gold it moves
     /// content F1 by 0.001 at most, and costs a page-level pass per page.
     pub protect_content: bool,
+    /// Render each page's content as Markdown too ([`OutRecord::markdown`]: headings,
+    /// lists, quotes, code blocks and tables marked up). Left out of the run key when off,
+    /// so that keys made before the setting existed still match.
+    ///
+    /// [`OutRecord::markdown`]: super::OutRecord::markdown
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub markdown: bool,
     /// Table text chunk settings.
     pub tablechunk: crate::tablechunk::TableChunkConfig,
     /// What one page may cost; a page over it (or not HTML) is an error record. Not part of
@@ -86,6 +93,7 @@ impl Default for BatchConfig {
             relearn: false,
             site_cache: 10_000,
             protect_content: false,
+            markdown: false,
             tablechunk: crate::tablechunk::TableChunkConfig::default(),
             budget: crate::Budget::DEFAULT,
             fingerprint: Some(crate::FingerprintConfig::default()),

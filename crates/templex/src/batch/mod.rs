@@ -60,7 +60,7 @@ pub use engine::run_records;
 pub use input::{BatchInput, Item, RecordIn, into_records, records};
 pub use learn::REFERENCE_POOL;
 pub use output::{OutRecord, OutputFile, RecordSink};
-pub use site::{document_url, site_key};
+pub use site::{document_url, site_key, site_of_url};
 
 /// The methods a batch run can learn with ([`Method::MainContent`]: learn nothing, every
 /// page gets the page-level content extractor).

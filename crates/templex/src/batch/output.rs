@@ -37,6 +37,11 @@ pub struct OutRecord {
     /// The content text.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub text: Option<String>,
+    /// The content as Markdown, when the run renders it ([`BatchConfig::markdown`]).
+    ///
+    /// [`BatchConfig::markdown`]: super::BatchConfig::markdown
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub markdown: Option<String>,
     /// Share of the page's visible words that the template holds (0 for page-level).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub template_share: Option<f64>,
@@ -193,6 +198,7 @@ mod tests {
             method: Some(crate::Method::MainContent),
             title: None,
             text: Some("t".into()),
+            markdown: None,
             template_share: Some(0.0),
             fingerprint: None,
             error: None,

@@ -19,10 +19,14 @@ pub fn site_key(url: Option<&Url>, doc: &Document, input: &str) -> String {
 
 /// The site of a page with a URL: its registrable domain, else its input's directory.
 pub(super) fn url_site(url: &Url, input: &str) -> String {
-    match crate::links::registrable_domain(url) {
-        Some(d) if !d.is_empty() => d,
-        _ => dir_site(input),
-    }
+    site_of_url(url).unwrap_or_else(|| dir_site(input))
+}
+
+/// The site a batch run learns a URL's page with (its registrable domain: `www.bbc.co.uk`
+/// and `news.bbc.co.uk` are `bbc.co.uk`), or `None` for a URL without a host. A job that
+/// spreads a crawl over machines groups records by it so that each site's pages meet.
+pub fn site_of_url(url: &Url) -> Option<String> {
+    crate::links::registrable_domain(url).filter(|d| !d.is_empty())
 }
 
 /// The site of a page known by nothing but its input path.

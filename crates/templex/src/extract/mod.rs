@@ -18,7 +18,7 @@ pub use blocks::{Block, BlockKind, segment_blocks};
 pub use page::{ContentTimings, PageContent, PageHints, extract_page, outside_content};
 pub use render::{content_html, content_markdown, content_text};
 
-use markup5ever::local_name;
+use markup5ever::{LocalName, local_name};
 use serde::Serialize;
 
 use crate::dom::tags::{heading_level, is_block, is_heading, is_list_item, is_media};
@@ -453,7 +453,18 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     let root = tighten(doc, best, &candidates, &agg, config);
     let (root, parts) = widen(doc, body, root, &agg, config);
     let (root, parts) = grow_to_article(doc, body, root, parts, &agg);
-    let mut keep = prune(doc, root, &parts, &agg, config, title.as_deref());
+    let (root, parts, records) = match records(doc, body, &agg) {
+        Some(list) if is_listing(doc, root, list, &agg, declares_article(doc)) => {
+            let root = if doc.contains(root, list.container) {
+                root
+            } else {
+                lift_records(doc, body, list.container, &agg)
+            };
+            (root, vec![root], Some(list.container))
+        }
+        _ => (root, parts, None),
+    };
+    let mut keep = prune(doc, root, &parts, records, &agg, config, title.as_deref());
     drop_orphan_headings(doc, root, &mut keep, &agg.words);
     Content {
         root: Some(root),
@@ -684,6 +695,112 @@ fn widen(
     (top, parts)
 }
 
+/// A list of records: sibling elements of one kind (tag and class), each with text of its
+/// own beside its links — search results, product cards, job rows, thread lists.
+#[derive(Debug, Clone, Copy)]
+struct Records {
+    /// The parent of the records.
+    container: NodeId,
+    /// Words of the records.
+    words: u32,
+}
+
+/// A list has at least this many records.
+const MIN_RECORDS: usize = 5;
+
+/// On a listing page the records hold at least this factor of the words of the prose
+/// content found without them.
+const RECORDS_OVER_PROSE: f64 = 3.0;
+
+/// The largest list of records on the page outside boilerplate: the element with the most
+/// words in at least [`MIN_RECORDS`] element children of one tag and class, most of which
+/// carry text outside links (menus are lists of bare links).
+fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<Records> {
+    let mut best: Option<Records> = None;
+    let mut groups: rustc_hash::FxHashMap<(&LocalName, &str), (usize, usize, u32)> =
+        rustc_hash::FxHashMap::default();
+    for id in std::iter::once(body).chain(doc.descendants(body)) {
+        let i = id.index();
+        if agg.excluded[i]
+            || agg.negative[i]
+            || doc.element(id).is_none()
+            || agg.words[i] < best.map_or(1, |b| b.words)
+        {
+            continue;
+        }
+        groups.clear();
+        for c in doc.element_children(id) {
+            let ci = c.index();
+            if agg.excluded[ci] || agg.words[ci] == 0 {
+                continue;
+            }
+            let Some(e) = doc.element(c) else { continue };
+            if e.name.local == local_name!("p") || is_heading(&e.name.local) {
+                continue;
+            }
+            let g = groups
+                .entry((&e.name.local, e.attr("class").unwrap_or("")))
+                .or_insert((0, 0, 0));
+            g.0 += 1;
+            // A record links to its item and says something of it beside the link.
+            g.1 += usize::from(agg.link_words[ci] > 0 && agg.link_words[ci] < agg.words[ci]);
+            g.2 += agg.words[ci];
+        }
+        for &(n, with_text, words) in groups.values() {
+            if n >= MIN_RECORDS && with_text * 2 >= n && words > best.map_or(0, |b| b.words) {
+                best = Some(Records {
+                    container: id,
+                    words,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// Whether the page is a listing: the records outweigh the prose content found without
+/// them ([`RECORDS_OVER_PROSE`]), or they are inside it and hold most of its words.
+fn is_listing(
+    doc: &Document,
+    root: NodeId,
+    list: Records,
+    agg: &Aggregates,
+    article: bool,
+) -> bool {
+    let prose = agg.prose[root.index()].max(0.0);
+    if article {
+        false
+    } else if doc.contains(root, list.container) {
+        f64::from(list.words) >= MAJORITY * f64::from(agg.words[root.index()])
+    } else {
+        f64::from(list.words) >= RECORDS_OVER_PROSE * prose
+    }
+}
+
+/// Whether the page says it is an article (`og:type` `article`): then lists beside the
+/// prose are related stories, not the content.
+fn declares_article(doc: &Document) -> bool {
+    open_graph(doc, "og:type").is_some_and(|t| t.eq_ignore_ascii_case("article"))
+}
+
+/// The records' container grown to the wrappers that add a heading or an introduction to
+/// it: ancestors whose words are at most [`RECORDS_GROWTH`] times the records'.
+fn lift_records(doc: &Document, body: NodeId, container: NodeId, agg: &Aggregates) -> NodeId {
+    let mut top = container;
+    while let Some(p) = doc.parent(top).filter(|p| {
+        *p != body
+            && !agg.negative[p.index()]
+            && f64::from(agg.words[p.index()])
+                <= RECORDS_GROWTH * f64::from(agg.words[container.index()])
+    }) {
+        top = p;
+    }
+    top
+}
+
+/// How much a listing's wrappers may add to its records' words.
+const RECORDS_GROWTH: f64 = 1.25;
+
 /// An `<article>` around the content declares its extent: its header (a lead, a subtitle)
 /// and its own paragraphs belong to it, when it adds at most [`ARTICLE_GROWTH`] of prose;
 /// what does not (bylines, share bars, teasers) [`prune`] drops.
@@ -715,12 +832,18 @@ fn prune(
     doc: &Document,
     root: NodeId,
     parts: &[NodeId],
+    records: Option<NodeId>,
     agg: &Aggregates,
     config: &ContentConfig,
     title: Option<&str>,
 ) -> Vec<bool> {
     let is_headline = headline(doc, title, config);
-    let cards = teasers(doc, root, agg);
+    let mut cards = teasers(doc, root, agg);
+    // On a listing page the records are the content: their links and cards stay.
+    let in_records = |id: NodeId| records.is_some_and(|r| doc.contains(r, id));
+    if records.is_some() {
+        cards.iter_mut().for_each(|c| *c = false);
+    }
     let is_part = |id: NodeId| parts.contains(&id);
     // Inside a quote (an embedded tweet's attribution line keeps its date).
     let mut quoted = vec![false; doc.len()];
@@ -732,7 +855,9 @@ fn prune(
     // of the content's prose: then they are wrappers that name or link badly.
     let is_noise = |id: NodeId| {
         let i = id.index();
-        ((is_link_cluster(agg.words[i], agg.link_words[i]) && !is_table_part(doc, id))
+        ((is_link_cluster(agg.words[i], agg.link_words[i])
+            && !is_table_part(doc, id)
+            && !in_records(id))
             || cards[i]
             || agg.hints[i] < 0
             || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
@@ -1152,15 +1277,20 @@ fn title_words(t: &str) -> Vec<String> {
         .collect()
 }
 
-/// `og:title`, else `<title>`, else the first `<h1>`.
-pub fn page_title(doc: &Document) -> Option<String> {
-    let og = doc.elements().find_map(|e| {
+/// The `content` of the first `<meta property="og:…">` of that name.
+fn open_graph(doc: &Document, property: &str) -> Option<String> {
+    doc.elements().find_map(|e| {
         let el = doc.element(e)?;
-        (el.is(&local_name!("meta")) && el.attr("property").is_some_and(|p| p == "og:title"))
+        (el.is(&local_name!("meta")) && el.attr("property").is_some_and(|p| p == property))
             .then(|| el.attr("content").map(crate::dom::collapse_whitespace))
             .flatten()
             .filter(|t| !t.is_empty())
-    });
+    })
+}
+
+/// `og:title`, else `<title>`, else the first `<h1>`.
+pub fn page_title(doc: &Document) -> Option<String> {
+    let og = open_graph(doc, "og:title");
     og.or_else(|| doc.title()).or_else(|| {
         let h1 = doc.find_element(&local_name!("h1"))?;
         let t = crate::dom::collapse_whitespace(&doc.visible_text(h1));

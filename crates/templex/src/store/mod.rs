@@ -39,7 +39,7 @@
 use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cluster::Fingerprint;
 use crate::template::model::{DecodeError, LearnedModel, blob_to_u64s, u64s_to_blob};
@@ -84,6 +84,17 @@ pub enum StoreError {
         expected: Option<u32>,
         /// How many rows.
         rows: usize,
+    },
+    /// A template row given to [`TemplateStore::import`] cannot be used (another hash
+    /// scheme, an unknown model scheme, a damaged model).
+    #[error("template row of {site} cluster {cluster}: {why}")]
+    BadRow {
+        /// Site of the row.
+        site: String,
+        /// Cluster of the row.
+        cluster: u32,
+        /// What is wrong with it.
+        why: String,
     },
     /// The file was written by a newer templex.
     #[error("template store has schema version {0}, this templex knows up to {SCHEMA_VERSION}")]
@@ -155,6 +166,32 @@ pub struct StoredTemplate {
     pub model: LearnedModel,
     /// Key of the batch run that learned it, if a run did.
     pub run: Option<String>,
+}
+
+/// A stored template as portable data, to move templates between stores: a Spark job's
+/// templates table, another machine's store ([`TemplateStore::export`],
+/// [`TemplateStore::import`]). The model is as its codec encodes it; `hash_scheme` says
+/// which hashes its fingerprint and model hold (a row of another scheme is refused).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TemplateRow {
+    /// Site (registrable domain).
+    pub site: String,
+    /// Cluster number within the site.
+    pub cluster: u32,
+    /// The method that learned it ([`crate::Method`] name).
+    pub method: String,
+    /// The model codec's scheme ([`LearnedModel::scheme`]).
+    pub scheme: u32,
+    /// The [`HASH_SCHEME`] of its hashes.
+    pub hash_scheme: u32,
+    /// Pages learned from.
+    pub pages: u64,
+    /// The cluster's layout fingerprint core: little-endian `u64`s.
+    pub core: Vec<u8>,
+    /// Model parameters (JSON).
+    pub params: String,
+    /// The model's bulk.
+    pub model: Vec<u8>,
 }
 
 /// One line of `templex store list`.
@@ -545,6 +582,84 @@ impl TemplateStore {
         Ok(out)
     }
 
+    /// The newest version of every site's templates (or of one site's) as portable rows,
+    /// ordered by site and cluster.
+    pub fn export(&self, site: Option<&str>) -> Result<Vec<TemplateRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT site, cluster, method, scheme, pages, core, params, model FROM templates t
+             WHERE (?1 IS NULL OR site = ?1)
+               AND version = (SELECT MAX(version) FROM templates WHERE site = t.site)
+             ORDER BY site, cluster",
+        )?;
+        let rows = stmt.query_map(params![site], |r| {
+            Ok(TemplateRow {
+                site: r.get(0)?,
+                cluster: r.get(1)?,
+                method: r.get(2)?,
+                scheme: r.get(3)?,
+                hash_scheme: HASH_SCHEME,
+                pages: r.get::<_, i64>(4)?.max(0) as u64,
+                core: r.get(5)?,
+                params: r.get(6)?,
+                model: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Store exported rows ([`export`](Self::export)) as their sites' newest templates: the
+    /// rows of a site become a new version of it, which batch runs then apply as templates
+    /// they learned. Every row is checked first (hash scheme, model scheme, the model
+    /// decodes); one bad row stores nothing. Returns the rows stored.
+    pub fn import(&mut self, rows: &[TemplateRow]) -> Result<usize, StoreError> {
+        let mut by_site: std::collections::BTreeMap<&str, Vec<NewTemplate>> =
+            std::collections::BTreeMap::new();
+        for row in rows {
+            let bad = |why: String| StoreError::BadRow {
+                site: row.site.clone(),
+                cluster: row.cluster,
+                why,
+            };
+            if row.hash_scheme != HASH_SCHEME {
+                return Err(bad(format!(
+                    "its hashes are of scheme {}, this templex's of {HASH_SCHEME}",
+                    row.hash_scheme
+                )));
+            }
+            let core = blob_to_u64s(&row.core).map_err(bad)?;
+            let model = LearnedModel::decode(&row.method, row.scheme, &row.params, &row.model)
+                .map_err(|e| bad(e.to_string()))?;
+            let site_rows = by_site.entry(&row.site).or_default();
+            if site_rows.iter().any(|t| t.cluster == row.cluster) {
+                return Err(bad("the rows hold this cluster twice".into()));
+            }
+            site_rows.push(NewTemplate {
+                site: row.site.clone(),
+                cluster: row.cluster,
+                pages: usize::try_from(row.pages).unwrap_or(usize::MAX),
+                core: Fingerprint(core),
+                model,
+            });
+        }
+        let tx = self.conn.transaction()?;
+        let mut stored = 0;
+        {
+            let mut insert = tx.prepare_cached(INSERT_TEMPLATE)?;
+            for (site, templates) in &by_site {
+                let version: i64 = tx.query_row(
+                    "SELECT COALESCE(MAX(version), 0) + 1 FROM templates WHERE site = ?1",
+                    params![site],
+                    |r| r.get(0),
+                )?;
+                for t in templates {
+                    stored += insert_template(&mut insert, site, t, version, None)?;
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(stored)
+    }
+
     /// Store the templates run `run` learned for one site, in one transaction; returns how
     /// many were new. They join
     /// the version the run already stored for the site; else a new version when the site
@@ -691,6 +806,62 @@ mod tests {
                 hashes,
             }),
         }
+    }
+
+    /// Exported rows carry a site's newest templates to another store, where batch runs
+    /// find them as that site's templates; rows of another hash scheme or damaged models
+    /// store nothing.
+    #[test]
+    fn export_import_round_trip() {
+        let mut a = TemplateStore::in_memory().unwrap();
+        a.begin_run("r", "test").unwrap();
+        a.save_learned("a.example", &[tpl("a.example", 0, vec![7, 8])], false, "r")
+            .unwrap();
+        a.save_learned("b.example", &[tpl("b.example", 0, vec![9])], false, "r")
+            .unwrap();
+        // A relearned site: only its newest version is exported.
+        a.save_learned("a.example", &[tpl("a.example", 1, vec![5])], true, "r2")
+            .unwrap();
+        let rows = a.export(None).unwrap();
+        assert_eq!(
+            rows.iter()
+                .map(|r| (r.site.as_str(), r.cluster))
+                .collect::<Vec<_>>(),
+            [("a.example", 1), ("b.example", 0)]
+        );
+        assert_eq!(a.export(Some("b.example")).unwrap(), rows[1..]);
+
+        let mut b = TemplateStore::in_memory().unwrap();
+        b.save_learned("a.example", &[tpl("a.example", 3, vec![1])], false, "old")
+            .unwrap();
+        assert_eq!(b.import(&rows).unwrap(), 2);
+        let got = b.site_templates("a.example").unwrap();
+        assert_eq!(got.len(), 1, "the import is the site's newest version");
+        assert_eq!(got[0].model, tpl("a.example", 1, vec![5]).model);
+        assert_eq!(got[0].core, Fingerprint(vec![1, 2, 3]));
+        assert_eq!(b.export(None).unwrap(), rows);
+
+        let mut stale = rows.clone();
+        stale[1].hash_scheme = HASH_SCHEME + 1;
+        let err = b.import(&stale).unwrap_err().to_string();
+        assert!(err.contains("b.example") && err.contains("scheme"), "{err}");
+        let mut damaged = rows.clone();
+        damaged[0].core.pop();
+        assert!(matches!(
+            b.import(&damaged),
+            Err(StoreError::BadRow { cluster: 1, .. })
+        ));
+        let mut unknown = rows.clone();
+        unknown[0].scheme = 99;
+        assert!(b.import(&unknown).is_err());
+        let twice = [rows[1].clone(), rows[1].clone()];
+        let err = b.import(&twice).unwrap_err().to_string();
+        assert!(err.contains("twice"), "{err}");
+        assert_eq!(
+            b.site_templates("b.example").unwrap().len(),
+            1,
+            "nothing stored"
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub fn read_warc_pages(path: impl AsRef<Path>) -> Result<WarcPages, LoadError> {
         reader: RecordReader::new(stream, label),
         path: path.display().to_string(),
         done: false,
+        last_offset: None,
     })
 }
 
@@ -36,6 +37,7 @@ pub struct WarcPages {
     reader: RecordReader,
     path: String,
     done: bool,
+    last_offset: Option<u64>,
 }
 
 impl fmt::Debug for WarcPages {
@@ -51,6 +53,14 @@ impl WarcPages {
     /// Damaged spots skipped so far (each logged as a warning).
     pub fn problems(&self) -> usize {
         self.reader.problems()
+    }
+
+    /// Where the page last yielded starts in the file: the offset of its gzip member when
+    /// the record starts one (a `.warc.gz` of one member per record, as crawlers write and
+    /// Common Crawl's index names them), else of its WARC header in the decompressed
+    /// stream. With the file's path, it names the record for good.
+    pub fn last_offset(&self) -> Option<u64> {
+        self.last_offset
     }
 }
 
@@ -89,6 +99,7 @@ impl Iterator for WarcPages {
                 continue;
             }
             let body = page_body(&block.data, http, &rec.url);
+            self.last_offset = Some(head.member.unwrap_or(head.offset));
             return Some(Ok(Page {
                 final_url: rec.url.clone(),
                 url: rec.url,
