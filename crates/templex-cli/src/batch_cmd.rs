@@ -1,7 +1,7 @@
 //! `templex batch`, `templex store` and `templex warc`: crawl-scale runs, the template store
 //! they fill, and WARC files from site mirrors.
 
-use crate::input::BudgetArgs;
+use crate::input::{BudgetArgs, FingerprintArgs};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,6 +46,13 @@ pub struct BatchArgs {
 
     #[command(flatten)]
     pub budget: BudgetArgs,
+
+    /// No content fingerprints in the records.
+    #[arg(long)]
+    pub no_fingerprint: bool,
+
+    #[command(flatten)]
+    pub fingerprint: FingerprintArgs,
 
     /// The template store (SQLite; created if missing).
     #[arg(long, value_name = "FILE", default_value = "templates.sqlite")]
@@ -185,6 +192,7 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         protect_content: args.protect,
         markdown: args.markdown,
         budget: args.budget.budget(),
+        fingerprint: (!args.no_fingerprint).then(|| args.fingerprint.config()),
         ..BatchConfig::default()
     };
     let bar = ProgressBar::new_spinner();

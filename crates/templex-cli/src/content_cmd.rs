@@ -14,7 +14,7 @@ use templex::template::extract_template;
 use templex::{Method, PageContent, PageHints, extract_page};
 use url::Url;
 
-use crate::input::{BudgetArgs, SourceArgs};
+use crate::input::{BudgetArgs, FingerprintArgs, SourceArgs};
 use crate::template_cmd::MethodArgs;
 
 /// Output formats of `templex content`.
@@ -63,6 +63,13 @@ pub struct ContentArgs {
     /// Keep image captions and credits in text output (Markdown and HTML always keep them).
     #[arg(long)]
     pub captions: bool,
+
+    /// No content fingerprints in json and jsonl records.
+    #[arg(long)]
+    pub no_fingerprint: bool,
+
+    #[command(flatten)]
+    pub fingerprint: FingerprintArgs,
 }
 
 /// One unit of work: a named input and how to get its bytes.
@@ -165,6 +172,10 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
     let mut w = std::io::BufWriter::new(stdout.lock());
     let mut failures = 0usize;
     let mut first = true;
+    // Only the JSON records carry fingerprints: text output stays what it was.
+    let mut fingerprinter = (matches!(args.format, ContentFormat::Json | ContentFormat::Jsonl)
+        && !args.no_fingerprint)
+        .then(|| templex::dedup::Fingerprinter::new(args.fingerprint.config()));
     if args.format == ContentFormat::Json {
         w.write_all(b"[")?;
     }
@@ -179,6 +190,10 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
                     Err(e) => Record::error(name, format!("{e:#}")),
                 }
             }
+        };
+        let rec = match fingerprinter.as_mut() {
+            Some(f) => rec.with_fingerprint(f),
+            None => rec,
         };
         bar.inc(1);
         if rec.error.is_some() {

@@ -87,3 +87,25 @@ impl BudgetArgs {
         }
     }
 }
+
+/// How content fingerprints (for `templex dedup`) are computed.
+#[derive(Debug, Clone, Args)]
+pub struct FingerprintArgs {
+    /// Hash functions of the MinHash signature.
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u16).range(1..))]
+    pub minhash: u16,
+
+    /// Words per shingle.
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..))]
+    pub shingle: u16,
+}
+
+impl FingerprintArgs {
+    /// The fingerprint settings these options give.
+    pub fn config(&self) -> templex::FingerprintConfig {
+        templex::FingerprintConfig {
+            minhash: self.minhash.into(),
+            shingle: self.shingle.into(),
+        }
+    }
+}

@@ -5,6 +5,7 @@
 
 mod batch_cmd;
 mod content_cmd;
+mod dedup_cmd;
 mod eval_cmd;
 mod input;
 mod links_cmd;
@@ -55,6 +56,9 @@ enum Command {
     Batch(batch_cmd::BatchArgs),
     /// Inspect and prune the template store that batch runs fill.
     Store(batch_cmd::StoreArgs),
+    /// Cluster near-duplicate content: records of `batch` or `content --format jsonl`, or
+    /// pages extracted as `batch` does (MinHash LSH over word shingles, exact content hashes).
+    Dedup(dedup_cmd::DedupArgs),
     /// Write site mirrors into a WARC file (for tests and benchmarks).
     Warc(batch_cmd::WarcArgs),
     /// Serve the HTTP API (content, template, metrics) and the viewer that shows a page's
@@ -94,6 +98,7 @@ fn main() -> ExitCode {
         Command::Batch(args) => batch_cmd::run(args),
         Command::Store(args) => batch_cmd::run_store(args),
         Command::Warc(args) => batch_cmd::run_warc(args),
+        Command::Dedup(args) => dedup_cmd::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve_cmd::run(
             args,

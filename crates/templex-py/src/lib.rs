@@ -197,6 +197,11 @@ fn render_content(
     if format != Format::Json {
         return Ok(PyString::new(py, &rendered).into_any().unbind());
     }
+    // The fingerprints `templex content --format json` writes, for near-duplicate detection.
+    let fingerprint = py.detach(|| {
+        templex::dedup::Fingerprinter::new(templex::FingerprintConfig::default())
+            .fingerprint(&rendered)
+    });
     let d = PyDict::new(py);
     d.set_item("url", content.url().map(Url::as_str))?;
     d.set_item("title", content.title())?;
@@ -208,6 +213,7 @@ fn render_content(
     timings.set_item("extract_ms", t.extract.as_secs_f64() * 1e3)?;
     timings.set_item("total_ms", (t.parse + t.extract).as_secs_f64() * 1e3)?;
     d.set_item("timings", timings)?;
+    d.set_item("fingerprint", pythonize::pythonize(py, &fingerprint)?)?;
     if let Some((loaded, notes)) = extra {
         d.set_item("pages_loaded", loaded)?;
         d.set_item("notes", notes.to_vec())?;

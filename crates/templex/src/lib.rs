@@ -18,11 +18,12 @@
 //!    model (each with its codec and scheme) → mask.
 //! 6. Outputs: [`output`] (annotated page, reusable template, reports, text), [`eval`]
 //!    (scores against the gold standard), [`batch`] (crawl scale, with the [`store`] of
-//!    learned templates).
+//!    learned templates), [`dedup`] (content fingerprints and near-duplicate clusters).
 
 #[cfg(feature = "batch")]
 pub mod batch;
 pub mod cluster;
+pub mod dedup;
 pub mod dom;
 #[cfg(feature = "eval")]
 pub mod eval;
@@ -40,6 +41,7 @@ pub mod store;
 pub mod tablechunk;
 pub mod template;
 
+pub use dedup::{Fingerprint, FingerprintConfig};
 pub use dom::{Budget, Document, NodeId, PageError};
 pub use extract::{PageContent, PageHints, extract_page};
 pub use links::{Link, extract_links};

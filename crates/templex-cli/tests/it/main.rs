@@ -8,5 +8,6 @@ mod common;
 mod batch;
 mod cli;
 mod content;
+mod dedup;
 mod eval;
 mod pagelevel;

@@ -81,8 +81,10 @@ def extract(
 
     ``html`` as ``bytes`` is decoded as the CLI decodes files (BOM, ``<meta charset>``,
     detection); a ``str`` is taken as it is. ``format="json"`` gives a dict with ``url``,
-    ``title``, ``text``, ``method`` and ``timings`` (as one record of ``templex content
-    --format json``). ``captions`` keeps image captions in text (Markdown and HTML keep them
+    ``title``, ``text``, ``method``, ``timings`` and ``fingerprint`` (as one record of
+    ``templex content --format json``; ``fingerprint`` holds ``content_hash`` and
+    ``simhash`` as 16 hex digits and ``minhash``, 128 ints, for near-duplicate
+    detection). ``captions`` keeps image captions in text (Markdown and HTML keep them
     unless ``captions=False``); ``comments`` keeps user comments.
 
     Raises :class:`NotHtmlError` for bytes that are not a web page, and
@@ -198,7 +200,8 @@ class Batch:
         that is not HTML or is over the page budget (``max_page_*``, ``page_timeout``, as
         :func:`extract`) is a record with ``error`` and ``error_code`` (``not_html``,
         ``too_large``, ``too_many_nodes``, ``timed_out``). ``markdown=True`` adds each
-        page's content as Markdown (``markdown``) beside its text."""
+        page's content as Markdown (``markdown``) beside its text. Records with content carry
+        its ``fingerprint``, as :func:`extract` does."""
     def process(self, records: Iterable[Record]) -> BatchRun:
         """Extract every record: ``(url, body)`` or ``(url, body, headers)``; one output
         dict per record, in input order (bad records are records with ``error``)."""

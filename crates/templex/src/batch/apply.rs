@@ -91,6 +91,7 @@ pub(super) fn failed(seq: u64, input: String, url: Option<String>, error: String
         text: None,
         markdown: None,
         template_share: None,
+        fingerprint: None,
         error: Some(error),
         error_code: None,
     }
@@ -148,6 +149,11 @@ pub(super) fn apply_one(
             )
         }
     };
+    // In the same pass as the text: the content is at hand, and the fingerprints cost a few
+    // per cent of extracting it (BENCHMARKS.md, "Near-duplicate detection").
+    let fingerprint = config
+        .fingerprint
+        .map(|f| Box::new(crate::dedup::Fingerprinter::new(f).fingerprint(&text)));
     OutRecord {
         seq: rec.seq,
         input: rec.input.clone(),
@@ -159,6 +165,7 @@ pub(super) fn apply_one(
         text: Some(text),
         markdown,
         template_share: Some((share * 1e4).round() / 1e4),
+        fingerprint,
         error: None,
         error_code: None,
     }

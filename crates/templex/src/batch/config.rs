@@ -66,6 +66,14 @@ pub struct BatchConfig {
     /// the run key: a time budget cannot promise the same output twice anyway.
     #[serde(skip)]
     pub budget: crate::Budget,
+    /// Fingerprints of each record's content text (on by default; `None`: none). In the run
+    /// key unless default, so that runs from before fingerprints keep their keys.
+    #[serde(skip_serializing_if = "is_default_fingerprint")]
+    pub fingerprint: Option<crate::FingerprintConfig>,
+}
+
+fn is_default_fingerprint(f: &Option<crate::FingerprintConfig>) -> bool {
+    *f == Some(crate::FingerprintConfig::default())
 }
 
 impl Default for BatchConfig {
@@ -88,6 +96,7 @@ impl Default for BatchConfig {
             markdown: false,
             tablechunk: crate::tablechunk::TableChunkConfig::default(),
             budget: crate::Budget::DEFAULT,
+            fingerprint: Some(crate::FingerprintConfig::default()),
         }
     }
 }

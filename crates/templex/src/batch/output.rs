@@ -45,6 +45,10 @@ pub struct OutRecord {
     /// Share of the page's visible words that the template holds (0 for page-level).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub template_share: Option<f64>,
+    /// Fingerprints of `text` for near-duplicate detection
+    /// ([`BatchConfig::fingerprint`](super::BatchConfig::fingerprint)).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub fingerprint: Option<Box<crate::Fingerprint>>,
     /// Why the record has no content.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub error: Option<String>,
@@ -196,6 +200,7 @@ mod tests {
             text: Some("t".into()),
             markdown: None,
             template_share: Some(0.0),
+            fingerprint: None,
             error: None,
             error_code: None,
         }

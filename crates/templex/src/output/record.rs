@@ -64,6 +64,9 @@ pub struct ContentRecord {
     /// Why the input has no content.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Fingerprints of `text` for near-duplicate detection ([`Self::with_fingerprint`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<crate::Fingerprint>,
 }
 
 impl ContentRecord {
@@ -99,7 +102,14 @@ impl ContentRecord {
             }),
             notes,
             error: None,
+            fingerprint: None,
         }
+    }
+
+    /// The same record with the fingerprints of its text (none without text).
+    pub fn with_fingerprint(mut self, fingerprinter: &mut crate::dedup::Fingerprinter) -> Self {
+        self.fingerprint = self.text.as_deref().map(|t| fingerprinter.fingerprint(t));
+        self
     }
 
     /// The record of an input that failed.
@@ -115,6 +125,7 @@ impl ContentRecord {
             timings: None,
             notes: Vec::new(),
             error: Some(error),
+            fingerprint: None,
         }
     }
 }
