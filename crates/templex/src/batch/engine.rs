@@ -66,7 +66,7 @@ struct Matched {
 #[allow(clippy::large_enum_variant)]
 enum Step {
     /// Its output line.
-    Done(Box<OutRecord>, Option<Box<Matched>>),
+    Done(OutRecord, Option<Box<Matched>>),
     /// Written by the interrupted run this one resumes, and nothing to learn from (its site,
     /// if a template of it matched).
     Skip(u64, Option<String>),
@@ -306,7 +306,7 @@ impl Engine<'_> {
                     match matched {
                         Some(m) => {
                             self.touch(&m.site, seq)?;
-                            self.settle_match(*m, *rec, &mut apply)?
+                            self.settle_match(*m, rec, &mut apply)?
                         }
                         None => {
                             if use_templates {
@@ -314,7 +314,7 @@ impl Engine<'_> {
                                     self.touch(site, seq)?;
                                 }
                             }
-                            self.ready.insert(seq, *rec);
+                            self.ready.insert(seq, rec);
                         }
                     }
                     seq
@@ -756,7 +756,7 @@ fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<St
                     if seq < resume_from {
                         return Step::Skip(seq, None);
                     }
-                    return Step::Done(Box::new(failed(seq, input, url, error)), None);
+                    return Step::Done(failed(seq, input, url, error), None);
                 }
             };
             if !use_templates && r.seq < resume_from {
@@ -766,10 +766,7 @@ fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<St
                 Ok(doc) => doc,
                 Err(_) if r.seq < resume_from => return Step::Skip(r.seq, None),
                 Err(e) => {
-                    return Step::Done(
-                        Box::new(refused(r.seq, r.input, r.url.map(String::from), &e)),
-                        None,
-                    );
+                    return Step::Done(refused(r.seq, r.input, r.url.map(String::from), &e), None);
                 }
             };
             let site = match &by_url {
@@ -810,7 +807,7 @@ fn parse_chunk(chunk: ChunkIn, config: &BatchConfig, resume_from: u64) -> Vec<St
                     })),
                     _ => None,
                 };
-                return Step::Done(Box::new(done), matched);
+                return Step::Done(done, matched);
             }
             Step::Parsed(Box::new(Parsed {
                 rec: r,

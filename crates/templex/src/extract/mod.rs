@@ -381,19 +381,44 @@ fn is_main_element(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// Elements never shown as part of the page: hidden, dialogs, form controls.
+/// Form controls and dialogs: never part of the content.
+fn is_control(doc: &Document, id: NodeId) -> bool {
+    doc.tag(id).is_some_and(|t| {
+        matches!(
+            *t,
+            local_name!("button") | local_name!("select") | local_name!("dialog")
+        )
+    })
+}
+
+/// Elements hidden until something shows them: `hidden`, `aria-hidden`, `display:none`,
+/// `visibility:hidden`.
 fn is_hidden(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
-        matches!(
-            e.name.local,
-            local_name!("button") | local_name!("select") | local_name!("dialog")
-        ) || e.attr("hidden").is_some()
+        e.attr("hidden").is_some()
             || e.attr("aria-hidden")
                 .is_some_and(|v| v.eq_ignore_ascii_case("true"))
             || e.attr("style").is_some_and(|s| {
                 style_has(s, b"display:none") || style_has(s, b"visibility:hidden")
             })
     })
+}
+
+/// The words of `body` outside hidden elements (what a reader without scripts sees), and
+/// inside them.
+fn shown_words(doc: &Document, body: NodeId, words: &[u32]) -> (u32, u32) {
+    let mut hidden = 0;
+    let mut skip_to = 0;
+    for id in doc.descendants(body) {
+        if id.0 < skip_to {
+            continue;
+        }
+        if is_hidden(doc, id) {
+            hidden += words[id.index()];
+            skip_to = doc.subtree(id).end;
+        }
+    }
+    (words[body.index()].saturating_sub(hidden), hidden)
 }
 
 /// Whether a `style` attribute contains `pat` (ASCII, lower case, no spaces), ignoring case
@@ -536,10 +561,18 @@ impl Aggregates {
         // inherits its penalty.
         let mut negative = vec![false; n];
         let mut name_hints = NameHints::default();
+        let (shown, hidden) = shown_words(doc, body, &words);
         for id in doc.descendants(body) {
             let parent = doc.parent(id);
+            // A hidden element that outweighs all the page shows and holds most of what it
+            // hides, mostly outside links (not a menu), is the content hidden until a script
+            // shows it (lock-down and anti-flicker snippets, page loaders): a reader with
+            // scripts sees it. Many hidden blocks (the steps of forms, tabs) are not that.
+            let (w, l) = (words[id.index()], link_words[id.index()]);
+            let revealed = w > shown && 2 * w > hidden && 2 * l < w;
             excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
-                || is_hidden(doc, id)
+                || is_control(doc, id)
+                || (is_hidden(doc, id) && !revealed)
                 || is_boilerplate_tag(doc, id)
                 || (!config.comments && is_comment_section(doc, id));
             // Elements without text are neither candidates nor dropped, and hold no
