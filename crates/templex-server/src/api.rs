@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::{Deserialize, Serialize};
+use templex::dedup::{FingerprintConfig, Fingerprinter};
 use templex::extract::ContentConfig;
 use templex::output::{
     ContentRecord, Rendering, TemplateReport, ViewMarks, annotated_html, template_html,
@@ -271,7 +272,12 @@ async fn content(
         (req, Some(bytes.to_vec()))
     };
     let app2 = app.clone();
-    let record = work::run(&app, move || content_job(&app2, req, html)).await?;
+    // The fingerprints `templex content --format json` gives, computed on the worker.
+    let record = work::run(&app, move || {
+        let mut fingerprinter = Fingerprinter::new(FingerprintConfig::default());
+        content_job(&app2, req, html).map(|r| r.with_fingerprint(&mut fingerprinter))
+    })
+    .await?;
     if let Some(n) = record.pages_loaded {
         app.metrics.pages_loaded.inc_by(n as u64);
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::decode::decode;
 use super::lean::lean_html;
-use super::parse::{Sink, Stop};
+use super::sink::{Sink, Stop};
 use super::sniff::not_html;
 use super::tree::Document;
 

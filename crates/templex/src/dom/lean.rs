@@ -49,7 +49,7 @@ fn parse_decoded(bytes: &[u8], transport_charset: Option<&str>, prune: bool) -> 
     let decoded = decode(bytes, transport_charset);
     let html = lean_html(&decoded.text, prune);
     let (mut doc, _) =
-        super::tokenize::parse_document(super::parse::Sink::for_input(html.len()), &html, false);
+        super::tokenize::parse_document(super::sink::Sink::for_input(html.len()), &html, false);
     doc.encoding = decoded.encoding;
     doc.encoding_source = decoded.source;
     doc
@@ -582,7 +582,7 @@ mod tests {
 
     /// A parse as the lean modes do it: no scripting, `<noscript>` holds markup.
     fn without_scripting(html: &str) -> Document {
-        let sink = crate::dom::parse::Sink::for_input(html.len());
+        let sink = crate::dom::sink::Sink::for_input(html.len());
         crate::dom::tokenize::parse_document(sink, html, false).0
     }
 

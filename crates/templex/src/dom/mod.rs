@@ -11,6 +11,7 @@ mod parse;
 #[cfg(feature = "eval")]
 pub mod select;
 mod serialize;
+mod sink;
 mod sniff;
 pub mod tags;
 mod tokenize;

@@ -26,7 +26,7 @@ use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkRes
 use html5ever::tree_builder::{Tracer, TreeBuilder, TreeSink};
 use html5ever::{Attribute, LocalName, ParseOpts, QualName, local_name, ns};
 
-use super::parse::{Handle, Sink, Stop};
+use super::sink::{Handle, Sink, Stop};
 use super::tree::Document;
 use html5gum::{Emitter, State, Tokenizer};
 
