@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end tests of `templex serve`: the API against the CLI on the example site and the
 # dev data, and the viewer in headless Chromium (installed by scripts/install-browser.sh;
-# skipped with a notice without it unless TEMPLEX_REQUIRE_BROWSER is set). Uses the CLI that
-# `cargo test` built and a virtualenv of its own.
+# skipped with a notice without it unless TEMPLEX_REQUIRE_BROWSER is set); then a bounded
+# load test with wrk (scripts/install-wrk.sh; the same rule, TEMPLEX_REQUIRE_WRK). Uses the
+# CLI that `cargo test` built and a virtualenv of its own.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 PYTHON="${PYTHON:-python3}"
@@ -20,3 +21,23 @@ export TEMPLEX_BIN="${TEMPLEX_BIN:-$PWD/target/debug/templex}"
 export SE_OFFLINE=true
 cd crates/templex-server/tests/py
 "../../../../$VENV/bin/python" -m pytest -q -p no:cacheprovider .
+
+# The bounded load test: thousands of requests at 64 connections, zero errors, 503s when
+# overloaded, memory at rest that does not climb (bench/serve/run.py --check).
+cd ../../../..
+DATA="${TEMPLEX_DATA:-../shared/data}"
+if ! command -v wrk >/dev/null 2>&1; then
+  if [ -n "${TEMPLEX_REQUIRE_WRK:-}" ]; then
+    echo "TEMPLEX_REQUIRE_WRK is set but wrk is not installed (scripts/install-wrk.sh)" >&2
+    exit 1
+  fi
+  echo "NOTICE: skipping the server load test: wrk not found (scripts/install-wrk.sh)"
+elif [ ! -d "$DATA/pagelevel/scrapinghub-aeb" ]; then
+  if [ -n "${TEMPLEX_REQUIRE_DATA:-}" ]; then
+    echo "TEMPLEX_REQUIRE_DATA is set but $DATA/pagelevel/scrapinghub-aeb is missing" >&2
+    exit 1
+  fi
+  echo "NOTICE: skipping the server load test: scrapinghub-aeb not found (set TEMPLEX_DATA)"
+else
+  TEMPLEX_DATA="$DATA" "$PYTHON" bench/serve/run.py --check --bin "$TEMPLEX_BIN" --requests 3000
+fi
