@@ -31,7 +31,7 @@ import tempfile
 import zlib
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import urlparse
 
@@ -225,7 +225,7 @@ RECORD_TAG = 1
 
 
 def extract_group(
-    group: Key,
+    group: str,
     items: Iterable[tuple[Key, tuple[Any, ...]]],
     config: JobConfig,
     keep_templates: bool,
@@ -257,7 +257,7 @@ def extract_group(
         for out in b.process(feed()):
             key, value = pending.popleft()
             yield "record", _out_row(key, value, out)
-        if keep_templates and shard_of(group[0]) in (None, 0):
+        if keep_templates and shard_of(group) in (None, 0):
             for t in b.templates():
                 yield "template", tuple(t[c] for c, _ in TEMPLATE_COLUMNS)
 
@@ -273,7 +273,7 @@ def extract_partition(
     os.environ.setdefault("RAYON_NUM_THREADS", str(max(1, config.threads_per_task)))
     for group, items in itertools.groupby(rows, key=lambda kv: kv[0][0]):
         if group:
-            yield from extract_group((group, "", 0), items, config, keep_templates)
+            yield from extract_group(group, items, config, keep_templates)
             continue
         # No site: unreadable files, and records whose URL has no host.
         for key, (tag, value) in items:
@@ -283,7 +283,7 @@ def extract_partition(
             if body is None:
                 yield "record", _error_row(key, url, message)
             else:
-                yield from extract_group(("", "", 0), [(key, (tag, value))], config, False)
+                yield from extract_group("", [(key, (tag, value))], config, False)
 
 
 def _fail_first_attempts(rows: Iterator[Any], marks: str) -> Iterator[Any]:
@@ -311,13 +311,7 @@ class JobResult:
 
     def as_dict(self) -> dict[str, Any]:
         """The summary printed by the command line."""
-        return {
-            "records": self.records,
-            "errors": self.errors,
-            "sites": self.sites,
-            "templates": self.templates,
-            "split_sites": self.split_sites,
-        }
+        return asdict(self)
 
 
 def read_paths(spark: SparkSession, paths_file: str) -> list[str]:

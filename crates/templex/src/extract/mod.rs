@@ -404,21 +404,24 @@ fn is_hidden(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// The words of `body` outside hidden elements (what a reader without scripts sees), and
-/// inside them.
-fn shown_words(doc: &Document, body: NodeId, words: &[u32]) -> (u32, u32) {
+/// Which elements under `body` are hidden ([`is_hidden`], each looked at once), with the
+/// words of `body` outside hidden elements (what a reader without scripts sees) and inside
+/// them.
+fn hidden_elements(doc: &Document, body: NodeId, words: &[u32]) -> (Vec<bool>, u32, u32) {
+    let mut flags = vec![false; doc.len()];
     let mut hidden = 0;
-    let mut skip_to = 0;
+    let mut inside_to = 0;
     for id in doc.descendants(body) {
-        if id.0 < skip_to {
-            continue;
-        }
         if is_hidden(doc, id) {
-            hidden += words[id.index()];
-            skip_to = doc.subtree(id).end;
+            flags[id.index()] = true;
+            // Words of the outermost hidden elements only: nested ones are counted there.
+            if id.0 >= inside_to {
+                hidden += words[id.index()];
+                inside_to = doc.subtree(id).end;
+            }
         }
     }
-    (words[body.index()].saturating_sub(hidden), hidden)
+    (flags, words[body.index()].saturating_sub(hidden), hidden)
 }
 
 /// Whether a `style` attribute contains `pat` (ASCII, lower case, no spaces), ignoring case
@@ -561,7 +564,7 @@ impl Aggregates {
         // inherits its penalty.
         let mut negative = vec![false; n];
         let mut name_hints = NameHints::default();
-        let (shown, hidden) = shown_words(doc, body, &words);
+        let (is_hidden_el, shown, hidden) = hidden_elements(doc, body, &words);
         for id in doc.descendants(body) {
             let parent = doc.parent(id);
             // A hidden element that outweighs all the page shows and holds most of what it
@@ -572,7 +575,7 @@ impl Aggregates {
             let revealed = w > shown && 2 * w > hidden && 2 * l < w;
             excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
                 || is_control(doc, id)
-                || (is_hidden(doc, id) && !revealed)
+                || (is_hidden_el[id.index()] && !revealed)
                 || is_boilerplate_tag(doc, id)
                 || (!config.comments && is_comment_section(doc, id));
             // Elements without text are neither candidates nor dropped, and hold no
