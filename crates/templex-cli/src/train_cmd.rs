@@ -262,6 +262,8 @@ pub fn score_with(
             pages_loaded: 1,
             time: t.elapsed(),
             notes: Vec::new(),
+            stop: None,
+            siblings: None,
         })
     };
     evaluate_sites(data, sites, &predict)

@@ -18,7 +18,8 @@ mod sites;
 
 pub use gold::{GoldSite, KeyPage, gold_content, load_gold};
 pub use runner::{
-    Detector, EvalReport, MacroScores, MeanPrf, PageRow, Prediction, evaluate, evaluate_sites,
+    Detector, EvalReport, KindScores, MacroScores, MeanPrf, PageRow, Prediction, by_kind, evaluate,
+    evaluate_sites,
 };
 pub use score::{PageScore, Prf, score};
 pub use sites::{DataSite, read_sites};

@@ -11,6 +11,7 @@ use super::EvalError;
 use super::gold::{GoldSite, KeyPage, gold_content, load_gold};
 use super::score::{PageScore, Prf, score};
 use crate::dom::{Document, Selector};
+use crate::siblings::{SiblingRule, StopReason};
 use crate::source::MirrorSource;
 use crate::template::TemplateResult;
 
@@ -28,16 +29,25 @@ pub struct Prediction {
     pub time: Duration,
     /// The detector's remarks, copied into the report row.
     pub notes: Vec<String>,
+    /// Why the sibling search stopped (site-level detectors that search siblings), so that
+    /// key pages that ran into the load cap can be counted.
+    pub stop: Option<StopReason>,
+    /// Which rule chose the pages the key page was compared with.
+    pub siblings: Option<SiblingRule>,
 }
 
 impl From<TemplateResult> for Prediction {
     fn from(r: TemplateResult) -> Self {
+        let searched =
+            matches!(r.method, crate::Method::TemEx | crate::Method::HybEx) || r.fallback;
         Prediction {
             doc: r.doc,
             template: r.template,
             pages_loaded: r.loads.attempts,
             time: r.timings.total,
             notes: r.notes,
+            stop: searched.then_some(r.stop),
+            siblings: searched.then_some(r.siblings),
         }
     }
 }
@@ -77,6 +87,12 @@ pub struct PageRow {
     pub notes: Vec<String>,
     /// Why the page could not be evaluated; such a page scores 0 for both classes.
     pub error: Option<String>,
+    /// Why the sibling search stopped (absent for detectors without one).
+    #[serde(default)]
+    pub stop: Option<StopReason>,
+    /// Which rule chose the pages the key page was compared with.
+    #[serde(default)]
+    pub siblings: Option<SiblingRule>,
 }
 
 impl PageRow {
@@ -97,6 +113,8 @@ impl PageRow {
             time_ms: None,
             notes: Vec::new(),
             error: None,
+            stop: None,
+            siblings: None,
         }
     }
 
@@ -154,6 +172,10 @@ pub struct MacroScores {
     pub mean_ms: f64,
     /// Median detector time in ms, over key pages the detector finished.
     pub median_ms: f64,
+    /// Key pages whose sibling search stopped at the load cap: the slow cases, and usually
+    /// those whose template the site's menu pages do not share.
+    #[serde(default)]
+    pub load_cap: usize,
 }
 
 impl MacroScores {
@@ -199,8 +221,43 @@ impl MacroScores {
             median_loads: median_of(loads),
             mean_ms: mean_of(&times),
             median_ms: median_of(times),
+            load_cap: rows
+                .iter()
+                .filter(|r| r.stop == Some(StopReason::LoadCap))
+                .count(),
         }
     }
+}
+
+/// Macro averages over the key pages of one kind (the gold's `kind`: home, article,
+/// listing, …): a method tuned on menu pages shows here where it fails other kinds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KindScores {
+    /// The page kind.
+    pub kind: String,
+    /// Averages over the key pages of this kind.
+    pub scores: MacroScores,
+    /// The lowest template F1 and content F1 of a key page of this kind.
+    pub min_f1: (f64, f64),
+}
+
+/// One [`KindScores`] per kind of `rows`, sorted by kind.
+pub fn by_kind(rows: &[PageRow]) -> Vec<KindScores> {
+    let mut kinds: Vec<&str> = rows.iter().map(|r| r.kind.as_str()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+        .into_iter()
+        .map(|kind| {
+            let of: Vec<PageRow> = rows.iter().filter(|r| r.kind == kind).cloned().collect();
+            let min = |f: &dyn Fn(&PageRow) -> f64| of.iter().map(f).fold(f64::INFINITY, f64::min);
+            KindScores {
+                kind: kind.to_string(),
+                min_f1: (min(&|r| r.template.f1), min(&|r| r.content.f1)),
+                scores: MacroScores::of(&of),
+            }
+        })
+        .collect()
 }
 
 fn mean_of(v: &[f64]) -> f64 {
@@ -232,13 +289,21 @@ pub struct EvalReport {
     /// Macro averages over `rows`.
     #[serde(rename = "macro")]
     pub macro_avg: MacroScores,
+    /// Macro averages per key-page kind.
+    #[serde(default)]
+    pub by_kind: Vec<KindScores>,
 }
 
 impl EvalReport {
     /// A report over `rows`, computing the averages.
     pub fn from_rows(rows: Vec<PageRow>) -> EvalReport {
         let macro_avg = MacroScores::of(&rows);
-        EvalReport { rows, macro_avg }
+        let by_kind = by_kind(&rows);
+        EvalReport {
+            rows,
+            macro_avg,
+            by_kind,
+        }
     }
 
     /// The report as an aligned text table: one row per key page, a macro row, a median row,
@@ -344,6 +409,43 @@ impl fmt::Display for EvalReport {
             m.template_links.recall,
             m.template_links.f1
         )?;
+        writeln!(f, "key pages at the load cap: {}", m.load_cap)?;
+        writeln!(
+            f,
+            "{:<kind_w$}  {:>5}  {:>5} {:>5}  {:>7} {:>7}  {:>5} {:>8}",
+            "per kind", "pages", "T-F1", "C-F1", "min T-F1", "min C-F1", "loads", "med ms"
+        )?;
+        for k in &self.by_kind {
+            writeln!(
+                f,
+                "{:<kind_w$}  {:>5}  {:>5.3} {:>5.3}  {:>7.3} {:>7.3}  {:>5.2} {:>8.1}",
+                k.kind,
+                k.scores.pages,
+                k.scores.template.f1,
+                k.scores.content.f1,
+                k.min_f1.0,
+                k.min_f1.1,
+                k.scores.mean_loads,
+                k.scores.median_ms
+            )?;
+        }
+        let rules: Vec<(SiblingRule, usize)> = SiblingRule::ALL
+            .iter()
+            .map(|r| {
+                (
+                    *r,
+                    self.rows.iter().filter(|x| x.siblings == Some(*r)).count(),
+                )
+            })
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        if !rules.is_empty() {
+            let list: Vec<String> = rules
+                .iter()
+                .map(|(r, n)| format!("{} {n}", r.name()))
+                .collect();
+            writeln!(f, "siblings chosen by: {}", list.join(", "))?;
+        }
         for r in &self.rows {
             if let Some(e) = &r.error {
                 writeln!(f, "error: {} {}: {e}", r.site, r.page)?;
@@ -421,6 +523,8 @@ fn evaluate_page(
     row.pages_loaded = Some(pred.pages_loaded);
     row.time_ms = Some(pred.time.as_secs_f64() * 1000.0);
     row.notes = pred.notes;
+    row.stop = pred.stop;
+    row.siblings = pred.siblings;
     if pred.template.len() != pred.doc.len() {
         row.notes.push(format!(
             "template mask has {} entries for {} nodes",
@@ -506,6 +610,8 @@ mod tests {
                 pages_loaded: 1,
                 time: Duration::from_millis(4),
                 notes: vec![],
+                stop: Some(StopReason::LoadCap),
+                siblings: None,
             })
         };
         let report = evaluate_sites(tmp.path(), std::slice::from_ref(&site), &oracle);
@@ -530,11 +636,18 @@ mod tests {
         assert!((m.template.f1 - 2.0 / 3.0).abs() < 1e-12);
         assert!((m.content.f1 - 2.0 / 3.0).abs() < 1e-12);
         assert_eq!((m.mean_loads, m.median_loads, m.median_ms), (1.0, 1.0, 4.0));
+        assert_eq!(m.load_cap, 2, "the two pages that reached the detector");
+        let kinds: Vec<&str> = report.by_kind.iter().map(|k| k.kind.as_str()).collect();
+        assert_eq!(kinds, ["article", "home", "other"]);
+        assert_eq!(report.by_kind[1].scores.template.f1, 1.0);
+        assert_eq!(report.by_kind[2].min_f1, (0.0, 0.0));
 
         let table = report.table();
         assert_eq!(table.lines().filter(|l| l.starts_with("ex ")).count(), 3);
         assert!(table.contains("macro (3 pages, 1 errors)"), "{table}");
         assert!(table.contains("error: ex missing.html"), "{table}");
+        assert!(table.contains("key pages at the load cap: 2"), "{table}");
+        assert!(table.contains("per kind"), "{table}");
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["rows"].as_array().unwrap().len(), 3);
         assert_eq!(json["rows"][0]["template"]["fn"], 0);
@@ -561,6 +674,8 @@ mod tests {
                     pages_loaded: 2,
                     time: Duration::ZERO,
                     notes: vec!["n".into()],
+                    stop: None,
+                    siblings: None,
                 })
             }
         };

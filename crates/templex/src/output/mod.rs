@@ -200,6 +200,8 @@ pub struct TemplateReport {
     pub pages_loaded: usize,
     /// Why the sibling search stopped.
     pub stop: crate::siblings::StopReason,
+    /// Which rule chose `cs_pages` (`cs`, `cs_top_up`, `own_kind`, `none`).
+    pub siblings: crate::siblings::SiblingRule,
     /// Absolute paths of the template elements inside `<body>`.
     pub template_paths: Vec<String>,
     /// Body elements, and how many are template.
@@ -253,6 +255,7 @@ pub fn template_report(r: &TemplateResult) -> TemplateReport {
         rejected_pages: r.rejected.iter().map(Url::to_string).collect(),
         pages_loaded: r.loads.attempts,
         stop: r.stop,
+        siblings: r.siblings,
         body_elements: body.len(),
         template_elements: template_paths.len(),
         template_paths,

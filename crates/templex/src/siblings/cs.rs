@@ -102,12 +102,14 @@ pub struct CsOutcome<T> {
     pub failed: Vec<Url>,
     /// Number of candidate links considered.
     pub candidates: usize,
+    /// Every candidate link of the key page, in document order (for the own-kind rule).
+    pub links: Vec<Url>,
     /// Why the search stopped.
     pub stop: StopReason,
 }
 
 /// Why the CS search ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// An n-CS was found.
@@ -123,6 +125,43 @@ pub enum StopReason {
     Patience,
     /// The key page has no usable links.
     NoLinks,
+}
+
+/// Which rule chose the pages a key page's template was voted from (reported, so that a
+/// result can be traced to the structure it rests on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SiblingRule {
+    /// A complete subdigraph of the asked size: pages that all link to each other.
+    Cs,
+    /// A smaller CS, completed by other loaded pages that passed the template guard.
+    CsTopUp,
+    /// Pages of the key page's own kind (its URL pattern), preferred to the CS because their
+    /// layout is closer to the key page's: the CS pages are of another template of the host.
+    OwnKind,
+    /// No page shared the key page's template (or the method does not use siblings).
+    #[default]
+    None,
+}
+
+impl SiblingRule {
+    /// Every rule, in report order.
+    pub const ALL: [SiblingRule; 4] = [
+        SiblingRule::Cs,
+        SiblingRule::CsTopUp,
+        SiblingRule::OwnKind,
+        SiblingRule::None,
+    ];
+
+    /// The name used in reports (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            SiblingRule::Cs => "cs",
+            SiblingRule::CsTopUp => "cs_top_up",
+            SiblingRule::OwnKind => "own_kind",
+            SiblingRule::None => "none",
+        }
+    }
 }
 
 /// The key page's candidate links: same-site, page-like, canonical, not the key page.
@@ -158,6 +197,7 @@ pub fn find_complete_subdigraph<T>(
         rejected: Vec::new(),
         failed: Vec::new(),
         candidates: order.len(),
+        links: links.iter().map(|l| l.url.clone()).collect(),
         stop: StopReason::Found,
     };
     if order.is_empty() || config.size == 0 {
@@ -187,7 +227,13 @@ pub fn find_complete_subdigraph<T>(
             out.stop = StopReason::TimeBudget;
             break;
         }
-        if since_growth >= config.patience {
+        if since_growth >= config.patience
+            || (pages.len() >= config.size && since_growth >= config.size)
+        {
+            // The second test: enough pages that share the template are loaded to vote,
+            // and as many loads as a whole CS would need did not grow it. The site has no
+            // bigger CS within reach (its menu is smaller than n, or the key page's own kind
+            // links to pages that do not link to each other), so more loads only cost time.
             out.stop = StopReason::Patience;
             break;
         }
@@ -201,38 +247,16 @@ pub fn find_complete_subdigraph<T>(
         loads += 1;
         // Counted here so that failed and refused loads spend patience too.
         since_growth += 1;
-        let page = match source.load(&url) {
-            Ok(p) => p,
-            Err(e) => {
-                tracing::debug!(%url, error = %e, "sibling failed to load");
+        let new = match load_sibling(source, url, &config.page_budget, accept) {
+            SiblingLoad::Loaded(p) => p,
+            SiblingLoad::Failed(url) => {
                 out.failed.push(url);
                 continue;
             }
-        };
-        let doc = match page.parse_within(&config.page_budget) {
-            Ok(doc) => doc,
-            Err(e) => {
-                tracing::debug!(%url, error = %e, "sibling refused");
-                out.failed.push(url);
+            SiblingLoad::Refused(url) => {
+                out.rejected.push(url);
                 continue;
             }
-        };
-        let Some(data) = accept(&doc) else {
-            tracing::debug!(%url, "sibling refused by template guard");
-            out.rejected.push(url);
-            continue;
-        };
-        let page_links: HashSet<Url> =
-            extract_links_with(&doc, &page.final_url, &|u| source.canonical_url(u))
-                .into_iter()
-                .filter(|l| l.same_site)
-                .map(|l| l.url)
-                .collect();
-        let new = LoadedPage {
-            url,
-            doc,
-            links: page_links,
-            data,
         };
         let v = pages.len();
         let mut row = 0u64;
@@ -268,6 +292,56 @@ pub fn find_complete_subdigraph<T>(
         }
     }
     out
+}
+
+/// What loading one candidate sibling gave.
+#[derive(Debug)]
+pub enum SiblingLoad<T> {
+    /// Loaded, parsed and accepted by the template guard.
+    Loaded(LoadedPage<T>),
+    /// The load or the parse failed (missing page, not HTML, over the page budget).
+    Failed(Url),
+    /// Refused by the template guard.
+    Refused(Url),
+}
+
+/// Load the page at `url`, parse it within `budget`, and put it to the guard `accept`.
+pub fn load_sibling<T>(
+    source: &dyn PageSource,
+    url: Url,
+    budget: &crate::Budget,
+    accept: &dyn Fn(&Document) -> Option<T>,
+) -> SiblingLoad<T> {
+    let page = match source.load(&url) {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::debug!(%url, error = %e, "sibling failed to load");
+            return SiblingLoad::Failed(url);
+        }
+    };
+    let doc = match page.parse_within(budget) {
+        Ok(doc) => doc,
+        Err(e) => {
+            tracing::debug!(%url, error = %e, "sibling refused");
+            return SiblingLoad::Failed(url);
+        }
+    };
+    let Some(data) = accept(&doc) else {
+        tracing::debug!(%url, "sibling refused by template guard");
+        return SiblingLoad::Refused(url);
+    };
+    let links: HashSet<Url> =
+        extract_links_with(&doc, &page.final_url, &|u| source.canonical_url(u))
+            .into_iter()
+            .filter(|l| l.same_site)
+            .map(|l| l.url)
+            .collect();
+    SiblingLoad::Loaded(LoadedPage {
+        url,
+        doc,
+        links,
+        data,
+    })
 }
 
 /// The remaining link most linked-to by the pages of the best CS (then by all accepted

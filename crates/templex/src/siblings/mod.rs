@@ -2,7 +2,12 @@
 //! complete-subdigraph (CS) search.
 
 pub mod cs;
+pub mod kind;
 pub mod order;
 
-pub use cs::{CsConfig, CsOutcome, LinkOrder, LoadedPage, StopReason, find_complete_subdigraph};
+pub use cs::{
+    CsConfig, CsOutcome, LinkOrder, LoadedPage, SiblingLoad, SiblingRule, StopReason,
+    candidate_links, find_complete_subdigraph, load_sibling,
+};
+pub use kind::{UrlPattern, own_kind};
 pub use order::{d_distance, h_distance, h_distance_urls, sort_links};

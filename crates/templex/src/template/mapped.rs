@@ -10,10 +10,18 @@ use serde::Serialize;
 use url::Url;
 
 use super::{Method, TemplateConfig, TemplateResult, Timings};
+use crate::cluster::{ClusterConfig, Fingerprint};
 use crate::dom::{Document, NodeId};
 use crate::extract::{ContentConfig, page_content};
 use crate::mapping::{MapIndex, Mapping, etdm};
-use crate::siblings::cs::{StopReason, find_complete_subdigraph};
+use std::collections::HashSet;
+
+use crate::extract::page_title;
+use crate::siblings::cs::{
+    CsOutcome, LoadedPage, SiblingLoad, SiblingRule, StopReason, find_complete_subdigraph,
+    load_sibling,
+};
+use crate::siblings::kind::own_kind;
 use crate::source::{LoadStats, PageSource};
 
 /// How a mapped node becomes template.
@@ -28,13 +36,29 @@ pub enum TemplateRule {
 }
 
 /// The template guard: a page is compared with the page whose template is sought only when
-/// their structures overlap enough (Dice coefficient of mapped `<body>` elements at least
-/// `config.guard`), so that pages of another template under the same host, or redirect
-/// stubs, neither vote nor empty the template.
+/// they share a template, so that pages of another template under the same host, or
+/// redirect stubs, neither vote nor empty the template. Two measures, either suffices:
+/// * the Dice coefficient of mapped `<body>` elements (at least `config.guard`): the
+///   structures overlap, content included;
+/// * the Jaccard similarity of their layout fingerprints ([`Fingerprint`]) reaching the
+///   threshold at which batch mode puts pages in one template cluster
+///   ([`ClusterConfig::similarity`]). Dice alone depends on the amount of content: a forum
+///   listing of 1,700 elements and a forum page of 180 share a 140-element template, yet
+///   score 0.15, and were refused; their layout paths agree whatever the content's size.
 pub(crate) struct Guard<'a> {
     index: &'a MapIndex<'a>,
     body: usize,
+    fingerprint: Fingerprint,
     config: &'a TemplateConfig,
+}
+
+/// What the guard learned about a page it let through.
+#[derive(Debug, Clone)]
+pub(crate) struct Checked {
+    /// The mapping of the guarded page onto the other page.
+    pub(crate) mapping: Mapping,
+    /// Dice coefficient of mapped body elements.
+    pub(crate) dice: f64,
 }
 
 impl<'a> Guard<'a> {
@@ -43,16 +67,22 @@ impl<'a> Guard<'a> {
         Guard {
             index,
             body: body_elements(index.doc),
+            fingerprint: Fingerprint::of(index.doc),
             config,
         }
     }
 
-    /// The mapping of the guarded page onto `other` and their overlap, if `other` passes.
-    pub(crate) fn check(&self, other: &MapIndex<'_>) -> Option<(Mapping, f64)> {
+    /// The mapping of the guarded page onto `other` and their similarities, if `other`
+    /// passes.
+    pub(crate) fn check(&self, other: &MapIndex<'_>) -> Option<Checked> {
         let m = etdm(self.index, other, &self.config.equality);
         let mapped = count_mapped_body(self.index.doc, &m);
         let dice = 2.0 * mapped as f64 / (self.body + body_elements(other.doc)).max(1) as f64;
-        (dice >= self.config.guard).then_some((m, dice))
+        let layout = self.fingerprint.jaccard(&Fingerprint::of(other.doc));
+        let pass = dice >= self.config.guard
+            || (self.config.guard > 0.0 && layout >= ClusterConfig::default().similarity);
+        tracing::debug!(dice, layout, pass, "template guard");
+        pass.then_some(Checked { mapping: m, dice })
     }
 }
 
@@ -113,22 +143,37 @@ pub(super) fn mapping_template(
     let key_guard = Guard::new(&key_index, config);
     let guard = |other: &Document| key_guard.check(&MapIndex::new(other));
     let outcome = find_complete_subdigraph(source, &doc, page_url, &config.cs_config(), &guard);
+    let own = own_kind_siblings(source, &doc, page_url, &outcome, config, &guard);
     let siblings = t1.elapsed();
 
     let t2 = Instant::now();
     let mut notes = Vec::new();
-    let mut used: Vec<&crate::siblings::LoadedPage<(Mapping, f64)>> =
-        outcome.pages.iter().collect();
-    if used.len() < config.cs_size && !outcome.others.is_empty() {
+    let mut used: Vec<&LoadedPage<Checked>> = outcome.pages.iter().collect();
+    let mut rule = SiblingRule::Cs;
+    if used.len() < config.cs_size && (own.is_some() || !outcome.others.is_empty()) {
         // No n-CS on this site: the pages already loaded that passed the template guard
         // complete the set, so that one sibling's content cannot pass for template (no
         // extra loads). Least similar first: near-duplicates of the key page (the same
         // listing sorted differently, a search page showing the same topics) share its
         // content, and the guard already vouches for the template.
-        let mut others: Vec<_> = outcome.others.iter().collect();
-        others.sort_by(|a, b| a.data.1.total_cmp(&b.data.1));
-        let topped = others.into_iter().take(config.cs_size - used.len());
-        used.extend(topped);
+        // Pages of the key page's own kind come first (see [`own_kind_siblings`]).
+        let own: Vec<&LoadedPage<Checked>> = own
+            .as_ref()
+            .map(|o| o.found.iter().copied().chain(&o.extra).collect())
+            .unwrap_or_default();
+        let mut others: Vec<_> = outcome
+            .others
+            .iter()
+            .filter(|p| !own.iter().any(|o| o.url == p.url))
+            .collect();
+        others.sort_by(|a, b| a.data.dice.total_cmp(&b.data.dice));
+        let before = used.len();
+        used.extend(own.into_iter().take(config.cs_size - before));
+        if used.len() > before {
+            rule = SiblingRule::OwnKind;
+        }
+        let room = config.cs_size - used.len();
+        used.extend(others.into_iter().take(room));
         notes.push(format!(
             "found a {}-CS (asked for {}); compared with {} pages",
             outcome.pages.len(),
@@ -136,7 +181,12 @@ pub(super) fn mapping_template(
             used.len()
         ));
     }
-    let mappings: Vec<&Mapping> = used.iter().map(|p| &p.data.0).collect();
+    if used.is_empty() {
+        rule = SiblingRule::None;
+    } else if rule == SiblingRule::Cs && used.len() > outcome.pages.len() {
+        rule = SiblingRule::CsTopUp;
+    }
+    let mappings: Vec<&Mapping> = used.iter().map(|p| &p.data.mapping).collect();
     let mut method = config.method;
     let mut segments = Vec::new();
     let template = if mappings.is_empty() {
@@ -182,6 +232,7 @@ pub(super) fn mapping_template(
         cs_pages: used.iter().map(|p| p.url.clone()).collect(),
         rejected: outcome.rejected,
         stop: outcome.stop,
+        siblings: rule,
         loads: LoadStats::default(),
         timings: Timings {
             key_page,
@@ -192,6 +243,78 @@ pub(super) fn mapping_template(
         notes,
         doc,
     }
+}
+
+/// The own-kind rule ([`crate::siblings::kind`]) for a key page without an n-CS: pages of
+/// its kind complete the comparison set before other loaded pages do — those already loaded,
+/// then its own-kind links in document order (at most `cs_size` more loads). A thread
+/// linking only to its forum's index, an article whose menu pages are of another template,
+/// a forum listing among the board's other pages: the pages like it share the parts of its
+/// template the menu pages lack. Pages titled as the key page are the same content (another
+/// page of one listing, the page under another session id) and are not taken: their
+/// shared content would pass for template.
+fn own_kind_siblings<'o>(
+    source: &dyn PageSource,
+    doc: &Document,
+    key_url: &Url,
+    outcome: &'o CsOutcome<Checked>,
+    config: &TemplateConfig,
+    guard: &dyn Fn(&Document) -> Option<Checked>,
+) -> Option<OwnKind<'o>> {
+    if outcome.pages.len() >= config.cs_size {
+        return None;
+    }
+    let needed = config.cs_size - outcome.pages.len();
+    let links: Vec<&Url> = outcome.links.iter().collect();
+    let flags = own_kind(key_url, &links);
+    let own: HashSet<&Url> = links
+        .iter()
+        .zip(&flags)
+        .filter(|(_, o)| **o)
+        .map(|(u, _)| *u)
+        .collect();
+    if own.is_empty() {
+        return None;
+    }
+    let title = page_title(doc);
+    let other_content = |d: &Document| title.is_none() || page_title(d) != title;
+    let loaded = || outcome.pages.iter().chain(&outcome.others);
+    let found: Vec<&LoadedPage<Checked>> = loaded()
+        .filter(|p| own.contains(&p.url) && other_content(&p.doc))
+        .filter(|p| !outcome.pages.iter().any(|c| c.url == p.url))
+        .collect();
+    let tried: HashSet<&Url> = loaded()
+        .map(|p| &p.url)
+        .chain(&outcome.rejected)
+        .chain(&outcome.failed)
+        .collect();
+    let mut extra = Vec::new();
+    // At most `cs_size` more loads, whatever they give.
+    let candidates = links
+        .iter()
+        .zip(&flags)
+        .filter(|(u, o)| **o && !tried.contains(**u))
+        .take(config.cs_size);
+    for (url, _) in candidates {
+        if found.len() + extra.len() >= needed {
+            break;
+        }
+        if let SiblingLoad::Loaded(p) = load_sibling(source, (*url).clone(), &config.budget, guard)
+        {
+            if other_content(&p.doc) {
+                extra.push(p);
+            }
+        }
+    }
+    (found.len() + extra.len() > 0).then_some(OwnKind { found, extra })
+}
+
+/// Pages of the key page's own kind that share its template.
+struct OwnKind<'o> {
+    /// Found among the pages the CS search loaded.
+    found: Vec<&'o LoadedPage<Checked>>,
+    /// Loaded for the rule.
+    extra: Vec<LoadedPage<Checked>>,
 }
 
 /// What [`protect_main_content`] did.

@@ -33,7 +33,7 @@ use crate::dom::{Document, NodeId};
 use crate::extract::{ContentConfig, ContentTimings, PageContent, page_content};
 use crate::mapping::Equality;
 use crate::pagelevel::{Model, PageLevelConfig, Segment, SiteLevelConfig};
-use crate::siblings::cs::{CsConfig, LinkOrder, StopReason};
+use crate::siblings::cs::{CsConfig, LinkOrder, SiblingRule, StopReason};
 use crate::source::{LoadError, LoadStats, PageSource};
 use crate::tablechunk::TableChunkConfig;
 
@@ -249,6 +249,8 @@ pub struct TemplateResult {
     pub rejected: Vec<Url>,
     /// Why the CS search stopped.
     pub stop: StopReason,
+    /// Which rule chose `cs_pages`.
+    pub siblings: SiblingRule,
     /// Loads made by the source during extraction (the key page included).
     pub loads: LoadStats,
     /// Time per phase.
@@ -353,6 +355,7 @@ pub(super) fn lone_result(
         cs_pages: Vec::new(),
         rejected: Vec::new(),
         stop: StopReason::NoLinks,
+        siblings: SiblingRule::None,
         loads: LoadStats::default(),
         timings: Timings {
             key_page,

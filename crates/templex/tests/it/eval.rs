@@ -22,6 +22,8 @@ fn all_template(source: &MirrorSource, url: &Url) -> Result<Prediction, String> 
         pages_loaded: source.stats().attempts,
         time: t.elapsed(),
         notes: Vec::new(),
+        stop: None,
+        siblings: None,
     })
 }
 

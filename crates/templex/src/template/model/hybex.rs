@@ -113,7 +113,7 @@ impl HybExModel {
         let guard = Guard::new(&index, config);
         let mappings: Vec<Mapping> = order
             .iter()
-            .filter_map(|(_, i)| guard.check(&references[*i]).map(|(m, _)| m))
+            .filter_map(|(_, i)| guard.check(&references[*i]).map(|c| c.mapping))
             .take(config.cs_size.max(1))
             .collect();
         if mappings.is_empty() {
