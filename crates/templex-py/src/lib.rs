@@ -204,7 +204,11 @@ fn render_content(
     });
     let d = PyDict::new(py);
     d.set_item("url", content.url().map(Url::as_str))?;
-    d.set_item("title", content.title())?;
+    let meta = py.detach(|| content.metadata());
+    d.set_item("title", meta.title)?;
+    d.set_item("author", meta.author)?;
+    d.set_item("date", meta.date)?;
+    d.set_item("language", meta.language)?;
     d.set_item("text", rendered)?;
     d.set_item("method", content.method().name())?;
     let t = content.timings();

@@ -39,6 +39,21 @@ def test_extract_formats() -> None:
     assert rec["method"] == "maincontent"
     assert "Composting" in rec["text"]
     assert set(rec["timings"]) == {"parse_ms", "extract_ms", "total_ms"}
+    assert rec["author"] is None and rec["date"] is None and rec["language"] is None
+
+
+def test_extract_metadata() -> None:
+    page = ARTICLE.replace("<html>", "<html lang='en-GB'>").replace(
+        "<h1>Compost at home</h1>",
+        "<h1>Compost at home</h1><p class='byline'>By <a>Ann Lee</a> · March 3, 2024</p>",
+    )
+    rec = templex.extract(page, "https://example.com/compost", format="json")
+    assert (rec["title"], rec["author"], rec["date"], rec["language"]) == (
+        "Compost at home",
+        "Ann Lee",
+        "2024-03-03",
+        "en",
+    )
 
 
 def test_bytes_are_decoded_by_their_charset() -> None:

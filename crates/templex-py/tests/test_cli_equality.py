@@ -32,7 +32,8 @@ def test_extract_equals_cli_content(data: Path, cli: Path, subdirs: list[str]) -
         rec = json.loads(line)
         got = templex.extract(read_page(Path(rec["input"])), format="json")
         assert got["text"] == rec.get("text"), rec["input"]
-        assert got["title"] == rec.get("title"), rec["input"]
+        for key in ("title", "author", "date", "language"):
+            assert got[key] == rec.get(key), (key, rec["input"])
         assert got["method"] == rec["method"]
 
 

@@ -390,7 +390,7 @@ enum Include {
     Template,
     /// `view_html`: the inert marked copy the viewer shows.
     View,
-    /// `content`: the content as text and Markdown, and its title.
+    /// `content`: the content as text and Markdown, and its title, author, date, language.
     Content,
 }
 
@@ -422,7 +422,8 @@ struct TemplateRequest {
 
 #[derive(Debug, Serialize)]
 struct ContentPart {
-    title: Option<String>,
+    #[serde(flatten)]
+    metadata: templex::Metadata,
     method: Method,
     text: String,
     markdown: String,
@@ -540,7 +541,7 @@ fn template_job(app: &App, req: TemplateRequest) -> Result<TemplateAnswer, ApiEr
                 ..ContentConfig::default()
             };
             ContentPart {
-                title: c.title().map(str::to_string),
+                metadata: c.metadata(),
                 method: c.method(),
                 text: c.text(),
                 markdown: r.content(&md_config).markdown(),

@@ -43,7 +43,7 @@ pub mod template;
 
 pub use dedup::{Fingerprint, FingerprintConfig};
 pub use dom::{Budget, Document, NodeId, PageError};
-pub use extract::{PageContent, PageHints, extract_page};
+pub use extract::{Metadata, PageContent, PageHints, extract_page};
 pub use links::{Link, extract_links};
 pub use method::{Method, UnknownMethod};
 pub use source::{LoadError, Page, PageSource};

@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use super::decode::decode;
-use super::lean::lean_html;
+use super::lean::lean_html_with;
 use super::sink::{Sink, Stop};
 use super::sniff::not_html;
 use super::tree::Document;
@@ -145,14 +145,16 @@ pub fn parse_page(
     let decoded = decode(bytes, transport_charset);
     budget.check_time(start, "decoding")?;
     let sink = Sink::for_input(decoded.text.len()).with_budget(budget, start);
+    let mut json_ld = Vec::new();
     let (mut doc, stop) = match mode {
         ParseMode::Full => super::tokenize::parse_document(sink, &decoded.text, true),
         ParseMode::Lean | ParseMode::Text => super::tokenize::parse_document(
             sink,
-            &lean_html(&decoded.text, mode == ParseMode::Text),
+            &lean_html_with(&decoded.text, mode == ParseMode::Text, Some(&mut json_ld)),
             false,
         ),
     };
+    doc.json_ld = json_ld;
     match stop {
         Some(Stop::Nodes) => Err(PageError::TooManyNodes {
             limit: budget.max_nodes,

@@ -47,9 +47,11 @@ pub fn parse_bytes_text(bytes: &[u8], transport_charset: Option<&str>) -> Docume
 
 fn parse_decoded(bytes: &[u8], transport_charset: Option<&str>, prune: bool) -> Document {
     let decoded = decode(bytes, transport_charset);
-    let html = lean_html(&decoded.text, prune);
+    let mut json_ld = Vec::new();
+    let html = lean_html_with(&decoded.text, prune, Some(&mut json_ld));
     let (mut doc, _) =
         super::tokenize::parse_document(super::sink::Sink::for_input(html.len()), &html, false);
+    doc.json_ld = json_ld;
     doc.encoding = decoded.encoding;
     doc.encoding_source = decoded.source;
     doc
@@ -87,6 +89,17 @@ pub fn strip_raw_text(html: &str) -> Cow<'_, str> {
 
 /// [`strip_raw_text`], and with `prune`, start tags cut to their [`TEXT_ATTRIBUTES`].
 pub(super) fn lean_html(html: &str, prune: bool) -> Cow<'_, str> {
+    lean_html_with(html, prune, None)
+}
+
+/// [`lean_html`], and the contents of the `<script type="application/ld+json">` elements it
+/// cuts pushed to `json_ld`: structured data (a page's title, author and dates) that
+/// nothing else in the page states as plainly.
+pub(super) fn lean_html_with<'h>(
+    html: &'h str,
+    prune: bool,
+    mut json_ld: Option<&mut Vec<String>>,
+) -> Cow<'h, str> {
     let b = html.as_bytes();
     let mut out: Option<String> = None;
     // Bytes before `copied` are in `out` (or unchanged, while `out` is `None`).
@@ -229,6 +242,12 @@ pub(super) fn lean_html(html: &str, prune: bool) -> Cow<'_, str> {
             // from here on, the page goes through as it is.
             if raw == "script" && find(&b[..close], tag_end, b"<!--").is_some() {
                 break;
+            }
+            if let Some(ld) = json_ld.as_deref_mut()
+                && raw == "script"
+                && is_json_ld(&b[lt..tag_end])
+            {
+                ld.push(html[tag_end..close].to_string());
             }
             let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
             o.push_str(&html[copied..tag_end]);
@@ -475,6 +494,11 @@ fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
         i = off + 2;
     }
     None
+}
+
+/// Whether a `<script …>` start tag declares JSON-LD (`type="application/ld+json"`).
+fn is_json_ld(tag: &[u8]) -> bool {
+    tag.windows(7).any(|w| w.eq_ignore_ascii_case(b"ld+json"))
 }
 
 /// Position of `needle` in `b` at or after `from`.

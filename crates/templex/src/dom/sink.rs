@@ -496,5 +496,6 @@ fn build_document(mut tmp: Vec<TmpNode>) -> Document {
         encoding: encoding_rs::UTF_8,
         encoding_source: EncodingSource::Detected,
         noscript_shown: false,
+        json_ld: Vec::new(),
     }
 }

@@ -131,6 +131,8 @@ pub struct Document {
     pub(crate) encoding_source: EncodingSource,
     /// Parsed as a browser without scripts reads a page: `<noscript>` holds markup, shown.
     pub(crate) noscript_shown: bool,
+    /// The JSON-LD scripts a lean parse cut from the tree (a full parse keeps them in it).
+    pub(crate) json_ld: Vec<String>,
 }
 
 impl Document {

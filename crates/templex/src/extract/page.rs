@@ -45,10 +45,9 @@ pub struct PageContent {
 
 impl PageContent {
     /// The content of `doc` given as a keep mask (per node id) under `root`, found by
-    /// `method`. The title is the page's (`og:title`, else `<title>`, else the first
-    /// `<h1>`).
+    /// `method`. The title is [`Metadata::title`](super::Metadata::title).
     pub fn new(doc: Document, root: NodeId, keep: Vec<bool>, method: Method) -> PageContent {
-        let title = super::page_title(&doc);
+        let title = super::metadata_title(&doc);
         PageContent {
             doc,
             root,
@@ -64,9 +63,7 @@ impl PageContent {
     pub fn main_content(doc: Document, config: &ContentConfig) -> PageContent {
         let c = page_content(&doc, config);
         let root = c.root.unwrap_or(NodeId::ROOT);
-        let mut out = PageContent::new(doc, root, c.keep, Method::MainContent);
-        out.title = c.title;
-        out
+        PageContent::new(doc, root, c.keep, Method::MainContent)
     }
 
     /// The same content with its URL and timings set.
@@ -91,9 +88,17 @@ impl PageContent {
         content_html(&self.doc, self.root, &|id| self.is_content(id))
     }
 
-    /// The page title.
+    /// The page title ([`Metadata::title`](super::Metadata::title)).
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
+    }
+
+    /// The page's title, author, publication date and language.
+    pub fn metadata(&self) -> super::Metadata {
+        super::Metadata {
+            title: self.title.clone(),
+            ..super::page_metadata(&self.doc, self.url.as_ref())
+        }
     }
 
     /// How the content was found: [`Method::MainContent`] for the page-level extractor, else

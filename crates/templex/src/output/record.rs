@@ -43,6 +43,15 @@ pub struct ContentRecord {
     /// The page's title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The page's author or authors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// The page's publication date, `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// The language the page declares (primary subtag: `en`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
     /// The content as text or Markdown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -84,13 +93,17 @@ impl ContentRecord {
             Rendering::Markdown => (Some(content.markdown()), None),
             Rendering::Text => (Some(content.text()), None),
         };
+        let meta = content.metadata();
         let t = content.timings();
         let parse_ms = t.parse.as_secs_f64() * 1e3;
         let total_ms = (t.parse + t.extract + te.elapsed()).as_secs_f64() * 1e3;
         ContentRecord {
             input,
             url: content.url().map(|u| u.to_string()),
-            title: content.title().map(str::to_string),
+            title: meta.title,
+            author: meta.author,
+            date: meta.date,
+            language: meta.language,
             text,
             html,
             method: Some(content.method()),
@@ -118,6 +131,9 @@ impl ContentRecord {
             input,
             url: None,
             title: None,
+            author: None,
+            date: None,
+            language: None,
             text: None,
             html: None,
             method: None,
