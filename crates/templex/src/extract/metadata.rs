@@ -57,19 +57,14 @@ pub fn page_metadata(doc: &Document, url: Option<&Url>) -> Metadata {
     }
 }
 
-/// The title of `doc` (see [`Metadata::title`]).
-pub fn metadata_title(doc: &Document) -> Option<String> {
-    Scan::new(doc).title(doc, &StructuredData::parse(doc))
-}
-
 /// What one walk over the elements collects.
 #[derive(Default)]
 struct Scan {
     /// `<meta>` tags: (`name`, `property`, `itemprop` or `http-equiv`, lower-case; `content`).
     meta: Vec<(String, String)>,
     h1: Vec<NodeId>,
-    /// `<time>` elements with a `datetime` and whether they say they are the publication's.
-    times: Vec<(NodeId, bool)>,
+    /// `<time>` elements with a `datetime`.
+    times: Vec<NodeId>,
     /// Elements with `itemprop="author"`.
     author_props: Vec<NodeId>,
     /// `<a rel="author">`.
@@ -138,6 +133,7 @@ impl Scan {
     fn new(doc: &Document) -> Scan {
         let mut s = Scan::default();
         let body = doc.body();
+        let mut names = String::new();
         for id in doc.elements() {
             let Some(el) = doc.element(id) else { continue };
             let tag = el.tag();
@@ -176,13 +172,7 @@ impl Scan {
             }
             let itemprop = el.attr("itemprop").map(str::to_ascii_lowercase);
             if *tag == local_name!("time") && el.attr("datetime").is_some() {
-                let named = itemprop.as_deref() == Some("datepublished")
-                    || el.attr("pubdate").is_some()
-                    || names_any(
-                        el.attr("class"),
-                        &["publish", "posted", "entry-date", "post-date"],
-                    );
-                s.times.push((id, named));
+                s.times.push(id);
                 continue;
             }
             match itemprop.as_deref() {
@@ -198,18 +188,21 @@ impl Scan {
             {
                 s.rel_author.push(id);
             }
-            let names = [el.attr("class"), el.attr("id")];
-            if names.iter().any(|n| names_any(*n, &["author", "byline"]))
-                && !names
-                    .iter()
-                    .any(|n| names_any(*n, &["authority", "avatar", "bio", "comment"]))
-            {
+            // Class and id, lower-case, once: every name test below is a substring test on it.
+            names.clear();
+            for a in [el.attr("class"), el.attr("id")].into_iter().flatten() {
+                names.push_str(a);
+                names.push(' ');
+            }
+            if names.is_empty() {
+                continue;
+            }
+            names.make_ascii_lowercase();
+            let has = |parts: &[&str]| parts.iter().any(|p| names.contains(p));
+            if has(&["author", "byline"]) && !has(&["authority", "avatar", "bio", "comment"]) {
                 s.bylines.push(id);
             }
-            if names
-                .iter()
-                .any(|n| names_any(*n, &["date", "posted-on", "published", "timestamp"]))
-            {
+            if has(&["date", "posted-on", "published", "timestamp"]) {
                 s.datelines.push(id);
             }
         }
@@ -329,7 +322,7 @@ impl Scan {
     /// The date of the first `<time datetime>` in the body, or of an element that says it
     /// is the publication date (`itemprop="datePublished"`) before it.
     fn time_date(&self, doc: &Document) -> Option<String> {
-        let first_time = self.times.first().map(|&(id, _)| id);
+        let first_time = self.times.first().copied();
         self.date_props
             .iter()
             .filter(|&&id| first_time.is_none_or(|t| id < t))
@@ -396,20 +389,6 @@ impl Scan {
                     .find_map(primary_language)
             })
     }
-}
-
-/// Whether a class or id attribute holds a token that contains one of `parts`
-/// (ASCII case-insensitive).
-fn names_any(attr: Option<&str>, parts: &[&str]) -> bool {
-    attr.is_some_and(|a| {
-        a.split_ascii_whitespace().any(|t| {
-            parts.iter().any(|p| {
-                t.as_bytes()
-                    .windows(p.len())
-                    .any(|w| w.eq_ignore_ascii_case(p.as_bytes()))
-            })
-        })
-    })
 }
 
 /// Lower-case words of `s`, one space between them: how titles and names are compared.
@@ -618,7 +597,7 @@ fn worded_date(text: &str) -> Option<String> {
 }
 
 /// A date in a URL's path: `/2024/05/28/` or `/2024-05-28-`.
-fn url_date(url: &Url) -> Option<String> {
+pub(super) fn url_date(url: &Url) -> Option<String> {
     let segments: Vec<&str> = url.path_segments()?.collect();
     for w in segments.windows(3) {
         let num = |s: &str, n: usize| (s.len() == n).then(|| s.parse::<u32>().ok()).flatten();

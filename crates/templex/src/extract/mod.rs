@@ -16,7 +16,7 @@ mod page;
 mod render;
 
 pub use blocks::{Block, BlockKind, segment_blocks};
-pub use metadata::{Metadata, metadata_title, page_metadata};
+pub use metadata::{Metadata, page_metadata};
 pub use page::{ContentTimings, PageContent, PageHints, extract_page, outside_content};
 pub use render::{content_html, content_markdown, content_text};
 

@@ -37,7 +37,8 @@ pub struct PageContent {
     doc: Document,
     root: NodeId,
     keep: Vec<bool>,
-    title: Option<String>,
+    /// Without the URL's date, known only from [`with_context`](Self::with_context).
+    metadata: super::Metadata,
     method: Method,
     url: Option<Url>,
     timings: ContentTimings,
@@ -47,12 +48,12 @@ impl PageContent {
     /// The content of `doc` given as a keep mask (per node id) under `root`, found by
     /// `method`. The title is [`Metadata::title`](super::Metadata::title).
     pub fn new(doc: Document, root: NodeId, keep: Vec<bool>, method: Method) -> PageContent {
-        let title = super::metadata_title(&doc);
+        let metadata = super::page_metadata(&doc, None);
         PageContent {
             doc,
             root,
             keep,
-            title,
+            metadata,
             method,
             url: None,
             timings: ContentTimings::default(),
@@ -90,15 +91,16 @@ impl PageContent {
 
     /// The page title ([`Metadata::title`](super::Metadata::title)).
     pub fn title(&self) -> Option<&str> {
-        self.title.as_deref()
+        self.metadata.title.as_deref()
     }
 
     /// The page's title, author, publication date and language.
     pub fn metadata(&self) -> super::Metadata {
-        super::Metadata {
-            title: self.title.clone(),
-            ..super::page_metadata(&self.doc, self.url.as_ref())
+        let mut m = self.metadata.clone();
+        if m.date.is_none() {
+            m.date = self.url.as_ref().and_then(super::metadata::url_date);
         }
+        m
     }
 
     /// How the content was found: [`Method::MainContent`] for the page-level extractor, else
