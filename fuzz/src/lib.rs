@@ -8,16 +8,12 @@ use std::path::{Path, PathBuf};
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use templex::Method;
-use templex::batch::{BatchConfig, BatchInput, OutRecord, records, run_records};
-use templex::dom::{self, Document, NodeId};
-use templex::extract::ContentConfig;
-use templex::output::{annotated_html, template_html, template_report};
-use templex::source::warc::{WarcWriter, read_warc_pages};
-use templex::source::{MemorySource, PageSource, WarcSource};
-use templex::store::TemplateStore;
-use templex::template::{TemplateConfig, extract_template};
-use templex::{PageHints, extract_page};
+use templex::batch::{BatchConfig, BatchInput, OutRecord, TemplateStore, records, run_records};
+use templex::{
+    ContentConfig, Document, MemorySource, Method, NodeId, PageHints, PageSource, TemplateConfig,
+    WarcSource, WarcWriter, annotated_html, extract_page, extract_template, read_warc_pages,
+    template_html, template_report,
+};
 use url::Url;
 
 /// Transport charsets a target may pass along with the bytes (the HTTP `Content-Type`
@@ -109,11 +105,11 @@ pub fn run_parse(data: &[u8]) {
     }
     let (control, body) = control(data);
     let charset = charset(control);
-    let _ = dom::not_html(body);
-    let html = exercise(&dom::parse_bytes(body, charset));
-    exercise(&dom::parse_bytes_lean(body, charset));
-    exercise(&dom::parse_bytes_text(body, charset));
-    let _ = dom::parse_str(&html);
+    let _ = templex::not_html(body);
+    let html = exercise(&templex::parse_bytes(body, charset));
+    exercise(&templex::parse_bytes_lean(body, charset));
+    exercise(&templex::parse_bytes_text(body, charset));
+    let _ = templex::parse_str(&html);
 }
 
 /// The `content` target.

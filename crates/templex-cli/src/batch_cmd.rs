@@ -9,10 +9,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use templex::Method;
-use templex::batch::{BATCH_METHODS, BatchConfig, BatchInput, OutputFile, Progress};
-use templex::pagelevel::SiteLevelConfig;
-use templex::store::{PruneOptions, TemplateStore};
+use templex::batch::{
+    BATCH_METHODS, BatchConfig, BatchInput, OutputFile, Progress, PruneOptions, TemplateStore,
+};
+use templex::{Method, SiteLevelConfig};
 
 use crate::template_cmd::method_parser;
 
@@ -437,7 +437,7 @@ pub fn run_warc(args: WarcArgs) -> Result<ExitCode> {
         bail!("nothing to write: give mirror directories or --data");
     }
     let gzip = args.out.to_string_lossy().ends_with(".gz");
-    let mut w = templex::source::warc::WarcWriter::create(&args.out, gzip)
+    let mut w = templex::WarcWriter::create(&args.out, gzip)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     w.write_warcinfo(&[("description", "site mirrors written by templex warc")])?;
     let mut pages = 0;
@@ -448,7 +448,7 @@ pub fn run_warc(args: WarcArgs) -> Result<ExitCode> {
             } else {
                 rename_site(prefix, copy)
             };
-            pages += templex::source::warc::append_mirror(&mut w, dir, &prefix)
+            pages += templex::append_mirror(&mut w, dir, &prefix)
                 .with_context(|| format!("cannot write mirror {}", dir.display()))?;
         }
     }
@@ -486,7 +486,7 @@ fn rename_site(prefix: &str, k: usize) -> String {
 
 fn psl_domain(host: &str) -> Option<String> {
     let url = url::Url::parse(&format!("https://{host}/")).ok()?;
-    templex::links::registrable_domain(&url)
+    templex::registrable_domain(&url)
 }
 
 #[cfg(test)]

@@ -7,11 +7,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use templex::extract::ContentConfig;
-use templex::output::{ContentRecord as Record, Rendering};
-use templex::source::{MirrorSource, PageSource, read_page_file};
-use templex::template::extract_template;
-use templex::{Method, PageContent, PageHints, extract_page};
+use templex::{
+    ContentConfig, ContentRecord as Record, Method, MirrorSource, PageContent, PageHints,
+    PageSource, Rendering, extract_page, extract_template, read_page_file,
+};
 use url::Url;
 
 use crate::input::{BudgetArgs, FingerprintArgs, SourceArgs};
@@ -154,7 +153,7 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
             || matches!(args.format, ContentFormat::Markdown | ContentFormat::Html)),
         ..ContentConfig::default()
     };
-    let template_config = templex::template::TemplateConfig {
+    let template_config = templex::TemplateConfig {
         budget: args.budget.budget(),
         ..args.method.try_config()?
     };
@@ -175,7 +174,7 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
     // Only the JSON records carry fingerprints: text output stays what it was.
     let mut fingerprinter = (matches!(args.format, ContentFormat::Json | ContentFormat::Jsonl)
         && !args.no_fingerprint)
-        .then(|| templex::dedup::Fingerprinter::new(args.fingerprint.config()));
+        .then(|| templex::Fingerprinter::new(args.fingerprint.config()));
     if args.format == ContentFormat::Json {
         w.write_all(b"[")?;
     }
@@ -257,7 +256,7 @@ fn process(
     args: &ContentArgs,
     site: Option<&MirrorSource>,
     config: &ContentConfig,
-    template_config: &templex::template::TemplateConfig,
+    template_config: &templex::TemplateConfig,
 ) -> Result<Record> {
     // Site-aware: the input must be a page of the mirror.
     let site_url = match (site, job) {

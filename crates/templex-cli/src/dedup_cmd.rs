@@ -12,10 +12,8 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
-use templex::batch::{BatchConfig, BatchInput, OutRecord, Progress, RecordSink};
-use templex::dedup::{DedupConfig, DedupIndex, Fingerprinter};
-use templex::store::TemplateStore;
-use templex::{Fingerprint, FingerprintConfig};
+use templex::batch::{BatchConfig, BatchInput, OutRecord, Progress, RecordSink, TemplateStore};
+use templex::{DedupConfig, DedupIndex, Fingerprint, FingerprintConfig, Fingerprinter};
 
 use crate::input::{BudgetArgs, FingerprintArgs};
 

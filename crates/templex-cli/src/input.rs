@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use templex::Budget;
-use templex::source::{HttpConfig, OpenedSite, SiteSpec, open_site};
+use templex::{Budget, HttpConfig, OpenedSite, SiteSpec, open_site};
 
 /// Where pages come from: a mirror directory, a WARC file, or (by default for URLs) the web.
 #[derive(Debug, Clone, Args)]

@@ -6,13 +6,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
-use templex::Method;
-use templex::mapping::Equality;
-use templex::output::{TextOptions, annotated_html, template_html, template_report, visible_text};
-use templex::pagelevel::{PageLevelConfig, SiteLevelConfig};
-use templex::siblings::LinkOrder;
-use templex::tablechunk::{Boundaries, ChunkKeys, Chunking, MaskRules, TableChunkConfig};
-use templex::template::{TemplateConfig, TemplateRule, extract_template};
+use templex::{
+    Boundaries, ChunkKeys, Chunking, Equality, LinkOrder, MaskRules, Method, PageLevelConfig,
+    SiteLevelConfig, TableChunkConfig, TemplateConfig, TemplateRule, TextOptions, annotated_html,
+    extract_template, template_html, template_report, visible_text,
+};
 
 use crate::input::SourceArgs;
 
@@ -243,7 +241,7 @@ impl MethodArgs {
         if let Some(path) = &self.model {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read model {}", path.display()))?;
-            let model = templex::pagelevel::Model::from_json(&text)
+            let model = templex::PageLevelModel::from_json(&text)
                 .with_context(|| format!("cannot use model {}", path.display()))?;
             c.model = Some(std::sync::Arc::new(model));
         }

@@ -9,11 +9,12 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use templex::eval::{DataSite, EvalReport, Prediction, evaluate_sites, load_gold};
-use templex::pagelevel::training::{SiteSamples, SiteTrainConfig, site_samples};
-use templex::pagelevel::{
-    Model, PageLevelConfig, SiteLevelConfig, TrainConfig, TrainingInfo, TrainingSet, detect, train,
+use templex::train::{
+    SiteSamples, SiteTrainConfig, TrainConfig, TrainingInfo, TrainingSet, site_samples, train,
 };
-use templex::source::{MirrorSource, PageSource};
+use templex::{
+    MirrorSource, PageLevelConfig, PageLevelModel, PageSource, SiteLevelConfig, detect_page_level,
+};
 
 /// Arguments of `templex train`.
 #[derive(Debug, Args)]
@@ -246,7 +247,7 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
 pub fn score_with(
     data: &Path,
     sites: &[templex::eval::GoldSite],
-    model: &Model,
+    model: &PageLevelModel,
     config: &PageLevelConfig,
 ) -> EvalReport {
     let predict = |source: &MirrorSource, url: &url::Url| -> Result<Prediction, String> {
@@ -255,7 +256,7 @@ pub fn score_with(
             .load(url)
             .map_err(|e| format!("cannot load key page: {e}"))?;
         let doc = page.parse();
-        let r = detect(&doc, Some(&page.final_url), model, config);
+        let r = detect_page_level(&doc, Some(&page.final_url), model, config);
         Ok(Prediction {
             template: r.template,
             doc,

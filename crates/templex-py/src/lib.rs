@@ -13,15 +13,14 @@ use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use templex::batch::{
-    BatchConfig, BatchInput, Item, OutRecord, RecordIn, RecordSink, into_records,
+    BatchConfig, BatchInput, Item, OutRecord, RecordIn, RecordSink, TemplateRow, TemplateStore,
+    into_records,
 };
-use templex::extract::ContentConfig;
-use templex::output::{annotated_html, template_html, template_report};
-use templex::source::warc::{WarcPages, read_warc_pages};
-use templex::source::{HttpConfig, SiteSpec, open_site};
-use templex::store::{TemplateRow, TemplateStore};
-use templex::template::{TemplateConfig, TemplateResult, extract_template};
-use templex::{Budget, Method, PageContent, PageHints, extract_page};
+use templex::{
+    Budget, ContentConfig, HttpConfig, Method, PageContent, PageHints, SiteSpec, TemplateConfig,
+    TemplateResult, WarcPages, annotated_html, extract_page, extract_template, open_site,
+    read_warc_pages, template_html, template_report,
+};
 use url::Url;
 
 /// The engine allocates a string or vector per token and tree node, and batch runs free
@@ -199,8 +198,7 @@ fn render_content(
     }
     // The fingerprints `templex content --format json` writes, for near-duplicate detection.
     let fingerprint = py.detach(|| {
-        templex::dedup::Fingerprinter::new(templex::FingerprintConfig::default())
-            .fingerprint(&rendered)
+        templex::Fingerprinter::new(templex::FingerprintConfig::default()).fingerprint(&rendered)
     });
     let d = PyDict::new(py);
     d.set_item("url", content.url().map(Url::as_str))?;

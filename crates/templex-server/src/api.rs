@@ -13,15 +13,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::{Deserialize, Serialize};
-use templex::dedup::{FingerprintConfig, Fingerprinter};
-use templex::extract::ContentConfig;
-use templex::output::{
-    ContentRecord, Rendering, TemplateReport, ViewMarks, annotated_html, template_html,
-    template_report, view_html,
+use templex::{
+    ContentConfig, ContentRecord, FingerprintConfig, Fingerprinter, LoadError, Method, PageError,
+    PageHints, PageSource, Rendering, TemplateConfig, TemplateReport, TemplateResult, ViewMarks,
+    annotated_html, extract_page, extract_template, template_html, template_report, view_html,
 };
-use templex::source::{LoadError, PageSource};
-use templex::template::{TemplateConfig, TemplateResult, extract_template};
-use templex::{Method, PageError, PageHints, extract_page};
 use url::Url;
 
 use crate::error::ApiError;
@@ -561,7 +557,7 @@ fn view(
     let detected;
     let segments = if r.segments.is_empty() {
         detected =
-            templex::pagelevel::detect(&r.doc, Some(&r.key_url), config.model(), &config.pagelevel);
+            templex::detect_page_level(&r.doc, Some(&r.key_url), config.model(), &config.pagelevel);
         &detected.segments
     } else {
         &r.segments

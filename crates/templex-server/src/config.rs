@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use templex::Budget;
-use templex::source::HttpConfig;
+use templex::{Budget, HttpConfig};
 
 /// A site mirror directory and the URL prefixes that map to its root.
 #[derive(Debug, Clone)]

@@ -6,9 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
-use templex::source::{
-    HttpSource, LoadError, LoadStats, MirrorSource, Page, PageSource, WarcSource,
-};
+use templex::{HttpSource, LoadError, LoadStats, MirrorSource, Page, PageSource, WarcSource};
 use tokio::sync::Semaphore;
 use url::Url;
 

@@ -187,7 +187,7 @@ async fn content_of_raw_and_json_pages_is_the_librarys() {
     let expected = templex::extract_page(
         &html,
         &templex::PageHints::default(),
-        &templex::extract::ContentConfig::default(),
+        &templex::ContentConfig::default(),
         &templex::Budget::default(),
     )
     .unwrap();
@@ -210,9 +210,9 @@ async fn content_of_raw_and_json_pages_is_the_librarys() {
     let for_html = templex::extract_page(
         &html,
         &templex::PageHints::default(),
-        &templex::extract::ContentConfig {
+        &templex::ContentConfig {
             drop_captions: false,
-            ..templex::extract::ContentConfig::default()
+            ..templex::ContentConfig::default()
         },
         &templex::Budget::default(),
     )
@@ -237,25 +237,18 @@ async fn content_of_raw_and_json_pages_is_the_librarys() {
 async fn site_aware_content_and_template_are_the_clis() {
     let app = app();
     // As `templex content --site examples/site … KEY --format json`.
-    let source = templex::source::MirrorSource::new(
-        example_site(),
-        &["https://www.riverbend-garden.example/"],
-    )
-    .expect("mirror");
+    let source =
+        templex::MirrorSource::new(example_site(), &["https://www.riverbend-garden.example/"])
+            .expect("mirror");
     let key = url::Url::parse(KEY).expect("url");
-    let r = templex::template::extract_template(
-        &source,
-        &key,
-        &templex::template::TemplateConfig::default(),
-    )
-    .expect("template");
+    let r = templex::extract_template(&source, &key, &templex::TemplateConfig::default())
+        .expect("template");
     let (s, _, body) = call(&app, post_json("/v1/content", &json!({"url": KEY}))).await;
     assert_eq!(s, StatusCode::OK);
     let v = parse(&body);
     assert_eq!(
         v["text"],
-        r.content(&templex::extract::ContentConfig::default())
-            .text()
+        r.content(&templex::ContentConfig::default()).text()
     );
     assert_eq!(v["method"], "hybex");
     assert_eq!(v["pages_loaded"], r.loads.attempts);
@@ -270,7 +263,7 @@ async fn site_aware_content_and_template_are_the_clis() {
     .await;
     assert_eq!(s, StatusCode::OK);
     let v = parse(&body);
-    let report = serde_json::to_value(templex::output::template_report(&r)).expect("json");
+    let report = serde_json::to_value(templex::template_report(&r)).expect("json");
     for field in [
         "key_url",
         "method",
@@ -283,7 +276,7 @@ async fn site_aware_content_and_template_are_the_clis() {
     }
     assert_eq!(
         v["annotated_html"],
-        templex::output::annotated_html(&r.doc, &r.template)
+        templex::annotated_html(&r.doc, &r.template)
     );
     let view = v["view_html"].as_str().expect("view");
     // Every template element the view keeps (it drops scripts, links, frames, refreshes,

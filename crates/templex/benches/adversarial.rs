@@ -15,10 +15,10 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use templex::extract::ContentConfig;
-use templex::source::MemorySource;
-use templex::template::{TemplateConfig, extract_template};
-use templex::{Budget, Method, PageHints, extract_page};
+use templex::{
+    Budget, ContentConfig, MemorySource, Method, PageHints, TemplateConfig, extract_page,
+    extract_template,
+};
 use url::Url;
 
 /// A shape: its name and a generator of about `size` bytes.
@@ -128,7 +128,7 @@ fn site_of(body: &str) -> (MemorySource, Url) {
 fn time_stages(page: &str) -> [Duration; 5] {
     let mut out = [Duration::ZERO; 5];
     let t = Instant::now();
-    let _ = templex::dom::parse_bytes_lean(page.as_bytes(), None);
+    let _ = templex::parse_bytes_lean(page.as_bytes(), None);
     out[0] = t.elapsed();
     let t = Instant::now();
     let _ = extract_page(

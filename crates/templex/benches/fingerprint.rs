@@ -7,9 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use templex::dedup::{FingerprintConfig, Fingerprinter};
-use templex::extract::ContentConfig;
-use templex::{Budget, PageHints, extract_page};
+use templex::{Budget, ContentConfig, FingerprintConfig, Fingerprinter, PageHints, extract_page};
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -34,7 +32,7 @@ fn main() {
         let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
         files.sort();
         for f in files {
-            if let Ok(b) = templex::source::read_page_file(&f, 64 << 20) {
+            if let Ok(b) = templex::read_page_file(&f, 64 << 20) {
                 pages.push(b);
             }
         }

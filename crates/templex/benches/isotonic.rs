@@ -1,5 +1,5 @@
 //! Time and peak extra heap of regularized tree isotonic smoothing
-//! (`templex::pagelevel::isotonic::smooth`) on a synthetic 20,000-node DOM-like tree and on
+//! (`templex::isotonic::smooth`) on a synthetic 20,000-node DOM-like tree and on
 //! the element trees of the largest pages of the shared site mirrors.
 //!
 //! `cargo bench -p templex --bench isotonic` (set TEMPLEX_DATA if the data is not at
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use templex::pagelevel::isotonic::{SmoothOptions, Smoothing, smooth};
+use templex::isotonic::{SmoothOptions, Smoothing, smooth};
 
 /// Counts live heap bytes and their high-water mark, so a run's peak extra memory is the
 /// peak minus the live bytes at its start.
@@ -301,7 +301,7 @@ fn main() {
         .take(if quick { 3 } else { 30 })
         .filter_map(|(_, path)| {
             let bytes = std::fs::read(path).ok()?;
-            let doc = templex::dom::parse_bytes(&bytes, None);
+            let doc = templex::parse_bytes(&bytes, None);
             let name = path
                 .strip_prefix(&data)
                 .unwrap_or(path)

@@ -1,20 +1,19 @@
 //! Development aid: template clusters of every site mirror under a few settings.
 //!
 //! `cargo run --release -p templex --example cluster_dev -- DATA_DIR`
-use templex::cluster::{ClusterConfig, Fingerprint, cluster};
-use templex::pagelevel::sitelevel::sample_indices;
+use templex::dev::{ClusterConfig, Fingerprint, cluster, sample_indices};
 
 fn main() {
     let data = std::path::PathBuf::from(std::env::args().nth(1).expect("DATA_DIR"));
     for s in templex::eval::read_sites(&data).unwrap() {
         let dir = s.path(&data);
-        let src = templex::source::MirrorSource::new(&dir, &[] as &[&str]).unwrap();
+        let src = templex::MirrorSource::new(&dir, &[] as &[&str]).unwrap();
         let files = src.html_files();
         let pick = sample_indices(files.len(), 200, 1);
         let fps: Vec<Fingerprint> = pick
             .iter()
             .map(|i| {
-                Fingerprint::of(&templex::dom::parse_bytes(
+                Fingerprint::of(&templex::parse_bytes(
                     &std::fs::read(&files[*i]).unwrap(),
                     None,
                 ))

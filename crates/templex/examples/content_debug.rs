@@ -3,7 +3,8 @@
 
 use std::io::Read;
 
-use templex::extract::{ContentConfig, page_content};
+use templex::ContentConfig;
+use templex::dev::page_content;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).ok_or("usage: content_debug FILE")?;
@@ -15,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         raw
     };
-    let doc = templex::dom::parse_bytes(&bytes, None);
+    let doc = templex::parse_bytes(&bytes, None);
     let c = page_content(&doc, &ContentConfig::default());
     match c.root {
         Some(r) => {

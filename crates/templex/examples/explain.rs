@@ -6,9 +6,8 @@
 
 use std::path::PathBuf;
 
-use templex::dom::NodeId;
 use templex::eval::{GoldSite, gold_content};
-use templex::template::{TemplateConfig, extract_template};
+use templex::{NodeId, TemplateConfig, extract_template};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -38,18 +37,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let doc = &r.doc;
     let gold = gold_content(doc, &key.content)?;
-    let key_index = templex::mapping::MapIndex::new(doc);
+    let key_index = templex::dev::MapIndex::new(doc);
     let cs_docs: Vec<_> = r
         .cs_pages
         .iter()
-        .filter_map(|u| templex::source::PageSource::load(&source, u).ok())
+        .filter_map(|u| templex::PageSource::load(&source, u).ok())
         .map(|p| p.parse())
         .collect();
     let maps: Vec<_> = cs_docs
         .iter()
         .map(|d| {
-            let idx = templex::mapping::MapIndex::new(d);
-            templex::mapping::etdm(&key_index, &idx, &TemplateConfig::default().equality)
+            let idx = templex::dev::MapIndex::new(d);
+            templex::dev::etdm(&key_index, &idx, &TemplateConfig::default().equality)
         })
         .collect();
     let votes = |id: NodeId| {

@@ -8,10 +8,11 @@
 
 use std::path::PathBuf;
 
-use templex::dom::NodeId;
 use templex::eval::{gold_content, load_gold, score};
-use templex::pagelevel::{Model, PageLevelConfig, Wrappers, detect};
-use templex::source::PageSource;
+use templex::{
+    NodeId, PageLevelConfig, PageLevelModel as Model, PageSource, Wrappers,
+    detect_page_level as detect,
+};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -53,15 +54,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let r = detect(doc, Some(url), &model, &config);
             println!("{name}");
             if let Ok(css) = std::env::var("FEATURES") {
-                let fx = templex::pagelevel::node_features(doc, Some(url));
-                for id in templex::dom::select(doc, &css)? {
+                let fx = templex::dev::node_features(doc, Some(url));
+                for id in templex::select(doc, &css)? {
                     let b = model.bucket(fx.html_len[id.index()]);
                     println!(
                         "{} bucket {b} classified {}",
                         label(doc, id),
                         fx.classified[id.index()]
                     );
-                    for (k, (n, v)) in templex::pagelevel::FEATURE_NAMES
+                    for (k, (n, v)) in templex::dev::FEATURE_NAMES
                         .iter()
                         .zip(fx.row(id))
                         .enumerate()
@@ -114,7 +115,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // Baselines: the page-level content extractor alone (root subtree / kept nodes).
         let (mut t1, mut c1, mut t2, mut c2) = (0.0, 0.0, 0.0, 0.0);
         for (_, _, _, doc, gold) in &pages {
-            let c = templex::extract::page_content(doc, &Default::default());
+            let c = templex::dev::page_content(doc, &Default::default());
             let mut root_tpl = vec![true; doc.len()];
             if let Some(r) = c.root {
                 for i in doc.subtree(r) {

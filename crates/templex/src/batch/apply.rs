@@ -173,7 +173,7 @@ pub(super) fn apply_one(
 
 /// Share of the body's visible words inside template nodes (a text node counts with its
 /// element).
-pub fn template_share(doc: &Document, template: &[bool]) -> f64 {
+pub(crate) fn template_share(doc: &Document, template: &[bool]) -> f64 {
     let Some(body) = doc.body() else { return 0.0 };
     let (mut all, mut tpl) = (0usize, 0usize);
     for id in crate::extract::visible_descendants(doc, body) {

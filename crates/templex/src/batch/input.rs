@@ -9,7 +9,7 @@ use crate::source::warc::read_warc_pages;
 use crate::source::{MirrorSource, read_page_file};
 
 /// Largest file read as a page; bigger ones are reported, not read.
-pub const MAX_FILE_BYTES: u64 = crate::source::MAX_PAGE_BYTES;
+pub(crate) const MAX_FILE_BYTES: u64 = crate::source::MAX_PAGE_BYTES;
 
 /// One input of a batch run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -302,6 +302,6 @@ fn file_item(path: &Path) -> Item {
 }
 
 /// Read a page file (see [`read_page_file`]), the error naming the file.
-pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     read_page_file(path, MAX_FILE_BYTES).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }

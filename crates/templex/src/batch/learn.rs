@@ -12,7 +12,7 @@ use super::input::RecordIn;
 use crate::dom::Document;
 
 /// Reference pages a HybEx cluster keeps: a pool spread over the cluster's variants.
-pub const REFERENCE_POOL: usize = 8;
+pub(crate) const REFERENCE_POOL: usize = 8;
 
 /// What a learning round learns from of a page: its template fingerprint and the chunk keys
 /// or node hashes of the method (`None` until taken from the held parse).

@@ -42,9 +42,9 @@
 mod apply;
 mod config;
 mod engine;
-pub mod input;
+pub(crate) mod input;
 mod learn;
-pub mod output;
+pub(crate) mod output;
 mod site;
 
 use std::time::Duration;
@@ -54,13 +54,11 @@ use serde::Serialize;
 use crate::method::Method;
 use crate::store::{StoreError, TemplateStore};
 
-pub use apply::template_share;
 pub use config::BatchConfig;
 pub use engine::run_records;
 pub use input::{BatchInput, Item, RecordIn, into_records, records};
-pub use learn::REFERENCE_POOL;
 pub use output::{OutRecord, OutputFile, RecordSink};
-pub use site::{document_url, site_key, site_of_url};
+pub use site::site_of_url;
 
 /// The methods a batch run can learn with ([`Method::MainContent`]: learn nothing, every
 /// page gets the page-level content extractor).

@@ -7,7 +7,7 @@ use crate::dom::Document;
 
 /// The site of a page: its URL's registrable domain; for a page without URL, its canonical
 /// link (`<link rel=canonical>`, `og:url`), else the input's directory.
-pub fn site_key(url: Option<&Url>, doc: &Document, input: &str) -> String {
+pub(crate) fn site_key(url: Option<&Url>, doc: &Document, input: &str) -> String {
     match url {
         Some(u) => url_site(u, input),
         None => match document_url(doc) {
@@ -39,7 +39,7 @@ fn dir_site(input: &str) -> String {
 }
 
 /// The absolute http(s) URL a page names for itself, if any.
-pub fn document_url(doc: &Document) -> Option<Url> {
+pub(crate) fn document_url(doc: &Document) -> Option<Url> {
     use markup5ever::local_name;
     let head = doc.head()?;
     doc.descendants(head).find_map(|id| {

@@ -17,10 +17,11 @@ use crate::stable_hash::{Encoder, hash_set};
 
 /// How deep below `<body>` fingerprints look: the layout lives in the top levels; deeper
 /// levels are content and would make pages of one template look different.
-pub const FINGERPRINT_DEPTH: u32 = 8;
+pub(crate) const FINGERPRINT_DEPTH: u32 = 8;
 
 /// The template fingerprint of a page: sorted, distinct layout-path hashes (stable hashes,
-/// the store's [hash scheme](crate::store#hash-scheme): the template store keeps them).
+/// the store's hash scheme, [`HASH_SCHEME`](crate::HASH_SCHEME): the template store keeps
+/// them).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Fingerprint(pub Vec<u64>);
 
@@ -97,7 +98,7 @@ fn has_digit(s: &str) -> bool {
     s.bytes().any(|b| b.is_ascii_digit())
 }
 
-/// Settings of [`Clusterer`].
+/// Settings of `Clusterer`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ClusterConfig {
     /// A page joins the most similar cluster when its fingerprint's Jaccard similarity with
@@ -118,7 +119,7 @@ impl Default for ClusterConfig {
 
 /// One template cluster: its pages' path counts and its core fingerprint.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Cluster {
+pub(crate) struct Cluster {
     /// Pages assigned.
     pub pages: usize,
     /// The core: paths on at least `core_share` of the pages (the leader's paths at first).
@@ -161,14 +162,14 @@ impl Cluster {
 
 /// Online leader clustering of pages by template fingerprint.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Clusterer {
+pub(crate) struct Clusterer {
     config: ClusterConfig,
     clusters: Vec<Cluster>,
 }
 
 impl Clusterer {
     /// An empty clustering.
-    pub fn new(config: ClusterConfig) -> Self {
+    pub(crate) fn new(config: ClusterConfig) -> Self {
         Clusterer {
             config,
             clusters: Vec::new(),
@@ -177,7 +178,7 @@ impl Clusterer {
 
     /// The cluster a fingerprint would join (the most similar one at or above the
     /// similarity threshold), without adding it.
-    pub fn nearest(&self, fp: &Fingerprint) -> Option<(usize, f64)> {
+    pub(crate) fn nearest(&self, fp: &Fingerprint) -> Option<(usize, f64)> {
         self.clusters
             .iter()
             .enumerate()
@@ -188,7 +189,7 @@ impl Clusterer {
 
     /// Assign a page to its cluster (a new one if none is similar enough); returns the
     /// cluster index.
-    pub fn add(&mut self, fp: &Fingerprint) -> usize {
+    pub(crate) fn add(&mut self, fp: &Fingerprint) -> usize {
         let k = match self.nearest(fp) {
             Some((k, _)) => k,
             None => {
@@ -202,7 +203,7 @@ impl Clusterer {
 
     /// Add a cluster known from before (e.g. a stored template) with a fixed core; returns
     /// its index. Pages join it like any other cluster, but its core stays as given.
-    pub fn add_known(&mut self, core: Fingerprint) -> usize {
+    pub(crate) fn add_known(&mut self, core: Fingerprint) -> usize {
         self.clusters.push(Cluster {
             pages: 0,
             core,
@@ -213,7 +214,7 @@ impl Clusterer {
     }
 
     /// The clusters, in creation order.
-    pub fn clusters(&self) -> &[Cluster] {
+    pub(crate) fn clusters(&self) -> &[Cluster] {
         &self.clusters
     }
 }

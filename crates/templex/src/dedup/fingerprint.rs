@@ -33,7 +33,7 @@ use xxhash_rust::xxh3::xxh3_64;
 pub const FINGERPRINT_SCHEME: u32 = 1;
 
 /// The SplitMix64 seed of the MinHash densification.
-pub const MINHASH_SEED: u64 = 0x7465_6d70_6c65_7801; // "templex" + 1
+pub(crate) const MINHASH_SEED: u64 = 0x7465_6d70_6c65_7801; // "templex" + 1
 
 /// How fingerprints are computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,7 +97,7 @@ impl Fingerprint {
 
 /// The share of equal positions of two MinHash signatures (0 for different lengths or
 /// empty ones).
-pub fn estimate_jaccard(a: &[u32], b: &[u32]) -> f64 {
+pub(crate) fn estimate_jaccard(a: &[u32], b: &[u32]) -> f64 {
     if a.len() != b.len() || a.is_empty() {
         return 0.0;
     }

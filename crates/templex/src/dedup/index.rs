@@ -101,7 +101,7 @@ pub struct Assignment {
 
 const NONE: u32 = u32::MAX;
 
-/// The streaming index: add records in order, then read each one's [`Assignment`]. Records
+/// The streaming index: add records in order, then read each one's `Assignment`. Records
 /// are numbered by `u32` (up to 4,294,967,295 of them: 4 TB of signatures).
 #[derive(Debug)]
 pub struct DedupIndex {

@@ -10,11 +10,10 @@
 //! - [`index`]: exact duplicates by content hash, near duplicates by LSH banding over MinHash
 //!   with a Jaccard threshold, clusters by union-find, in memory linear in the records.
 
-pub mod fingerprint;
-pub mod index;
+pub(crate) mod fingerprint;
+pub(crate) mod index;
 
 pub use fingerprint::{
-    FINGERPRINT_SCHEME, Fingerprint, FingerprintConfig, Fingerprinter, estimate_jaccard,
-    simhash_distance,
+    FINGERPRINT_SCHEME, Fingerprint, FingerprintConfig, Fingerprinter, simhash_distance,
 };
-pub use index::{Assignment, Banding, DedupConfig, DedupIndex};
+pub use index::{DedupConfig, DedupIndex};

@@ -120,7 +120,7 @@ fn has_multibyte_utf8(bytes: &[u8]) -> bool {
 /// A prescan for `<meta charset=…>` and `<meta http-equiv="content-type" content="…charset=…">`
 /// in the first bytes of a document, skipping comments, in the spirit of the WHATWG
 /// "prescan a byte stream to determine its encoding" algorithm.
-pub fn prescan_meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
+pub(crate) fn prescan_meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
     let b = &bytes[..bytes.len().min(PRESCAN_LIMIT)];
     let mut i = 0;
     while i < b.len() {

@@ -40,10 +40,10 @@ impl Document {
         out
     }
 
-    /// Compute [`Signatures`] for every node in one linear pass (plus one reverse pass).
+    /// Compute `Signatures` for every node in one linear pass (plus one reverse pass).
     ///
-    /// The values are stable hashes (the store's [hash scheme](crate::store#hash-scheme)):
-    /// SITELEVEL's stored node hashes are made of them.
+    /// The values are stable hashes (the store's hash scheme,
+    /// [`HASH_SCHEME`](crate::HASH_SCHEME)): SITELEVEL's stored node hashes are made of them.
     pub fn signatures(&self) -> Signatures {
         let n = self.len();
         let mut label = vec![0u64; n];

@@ -34,7 +34,7 @@ pub fn parse_bytes_lean(bytes: &[u8], transport_charset: Option<&str>) -> Docume
 
 /// Parse a page for its text only: like [`parse_bytes_lean`], and every element keeps only
 /// the attributes that text extraction, template clustering and table chunks read
-/// ([`TEXT_ATTRIBUTES`]); `<a href>` keeps its name without the URL.
+/// (`TEXT_ATTRIBUTES`); `<a href>` keeps its name without the URL.
 ///
 /// Two thirds of a page's markup (scripts and styles cut) is inside tags, and the parser
 /// allocates every attribute: data attributes, ARIA state, `srcset`s and link targets are
@@ -60,7 +60,7 @@ fn parse_decoded(bytes: &[u8], transport_charset: Option<&str>, prune: bool) -> 
 /// The attributes [`parse_bytes_text`] keeps (ASCII case-insensitive): what the text path
 /// reads (visibility, roles, class and id hints, titles in `<meta>`, canonical links, image
 /// names) and what the template fingerprint hashes (class, id).
-pub const TEXT_ATTRIBUTES: &[&str] = &[
+pub(crate) const TEXT_ATTRIBUTES: &[&str] = &[
     "class",
     "id",
     "role",

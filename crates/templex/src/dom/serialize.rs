@@ -26,7 +26,7 @@ pub trait SerializeHook {
 
 /// The hook that changes nothing.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Verbatim;
+pub(crate) struct Verbatim;
 
 impl SerializeHook for Verbatim {}
 

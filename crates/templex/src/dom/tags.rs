@@ -26,7 +26,7 @@ macro_rules! declare_tag_set {
 
 declare_tag_set!(
     /// Block-level elements: their boundaries end a line of text, a text block, a chunk.
-    pub is_block = "address" "article" "aside" "blockquote" "br" "dd" "details" "dialog" "div"
+    pub(crate) is_block = "address" "article" "aside" "blockquote" "br" "dd" "details" "dialog" "div"
     "dl" "dt" "fieldset" "figcaption" "figure" "footer" "form" "h1" "h2" "h3" "h4" "h5" "h6"
     "header" "hr" "li" "main" "nav" "ol" "p" "pre" "section" "summary" "table" "td" "th" "tr"
     "ul" "caption" "tbody" "thead" "tfoot"
@@ -40,46 +40,46 @@ declare_tag_set!(
     /// Narrower than [`is_invisible`] by history, not by design: the content extractor's list
     /// grew since. Widening this one would change `templex template --format text` on pages
     /// with forms, formulas or ruby.
-    pub is_unrendered = "script" "style" "noscript" "template" "head" "iframe" "object" "svg"
+    pub(crate) is_unrendered = "script" "style" "noscript" "template" "head" "iframe" "object" "svg"
 );
 
 declare_tag_set!(
     /// Elements whose text is never part of what a reader reads: [`is_unrendered`], plus
     /// formulas' markup, form controls' values and ruby annotations (the reading set over the
     /// base text, not part of it).
-    pub is_invisible = [is_unrendered] + "math" "textarea" "option" "rt" "rp"
+    pub(crate) is_invisible = [is_unrendered] + "math" "textarea" "option" "rt" "rp"
 );
 
 declare_tag_set!(
     /// `li`, `dt`, `dd`: the items of lists.
-    pub is_list_item = "li" "dt" "dd"
+    pub(crate) is_list_item = "li" "dt" "dd"
 );
 
 declare_tag_set!(
     /// Images.
-    pub is_image = "img" "picture"
+    pub(crate) is_image = "img" "picture"
 );
 
 declare_tag_set!(
     /// Images and videos.
-    pub is_media = [is_image] + "video"
+    pub(crate) is_media = [is_image] + "video"
 );
 
 declare_tag_set!(
     /// Elements that have no end tag.
-    pub is_void = "area" "base" "basefont" "bgsound" "br" "col" "embed" "frame" "hr" "img"
+    pub(crate) is_void = "area" "base" "basefont" "bgsound" "br" "col" "embed" "frame" "hr" "img"
     "input" "keygen" "link" "meta" "param" "source" "track" "wbr"
 );
 
 declare_tag_set!(
     /// Elements whose text children are serialized unescaped (scripting enabled, as html5ever
     /// parses).
-    pub is_raw_text = "style" "script" "xmp" "iframe" "noembed" "noframes" "plaintext"
+    pub(crate) is_raw_text = "style" "script" "xmp" "iframe" "noembed" "noframes" "plaintext"
     "noscript"
 );
 
 /// The level, 1–6, of a heading (`h1`–`h6`).
-pub fn heading_level(tag: &LocalName) -> Option<u8> {
+pub(crate) fn heading_level(tag: &LocalName) -> Option<u8> {
     let level = match *tag {
         local_name!("h1") => 1,
         local_name!("h2") => 2,
@@ -93,7 +93,7 @@ pub fn heading_level(tag: &LocalName) -> Option<u8> {
 }
 
 /// Headings, `h1`–`h6`.
-pub fn is_heading(tag: &LocalName) -> bool {
+pub(crate) fn is_heading(tag: &LocalName) -> bool {
     heading_level(tag).is_some()
 }
 

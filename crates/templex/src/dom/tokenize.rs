@@ -31,7 +31,7 @@ use super::tree::Document;
 use html5gum::{Emitter, State, Tokenizer};
 
 /// The deepest the stack of open elements grows (Blink's limit on the tree's depth).
-pub const MAX_DEPTH: usize = 512;
+pub(crate) const MAX_DEPTH: usize = 512;
 
 /// Parse `html` as a document into `sink` (html5ever's `parse_document(…).one(html)`, with
 /// the stack of open elements kept to [`MAX_DEPTH`]).

@@ -60,7 +60,7 @@ impl<H: Fn(&LocalName) -> bool> Iterator for Visible<'_, H> {
 
 impl Document {
     /// `root` and its descendants that a reader sees, in document order: the subtrees of
-    /// invisible elements (`script`, `style`, … [`is_invisible`]) left out, `root`'s too.
+    /// invisible elements (`script`, `style`, … `is_invisible`) left out, `root`'s too.
     pub fn visible(&self, root: NodeId) -> Visible<'_, impl Fn(&LocalName) -> bool + use<>> {
         let range = self.subtree(root);
         Visible {

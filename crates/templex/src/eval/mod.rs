@@ -16,12 +16,9 @@ mod runner;
 mod score;
 mod sites;
 
-pub use gold::{GoldSite, KeyPage, gold_content, load_gold};
-pub use runner::{
-    Detector, EvalReport, KindScores, MacroScores, MeanPrf, PageRow, Prediction, by_kind, evaluate,
-    evaluate_sites,
-};
-pub use score::{PageScore, Prf, score};
+pub use gold::{GoldSite, gold_content, load_gold};
+pub use runner::{EvalReport, MacroScores, Prediction, evaluate, evaluate_sites};
+pub use score::score;
 pub use sites::{DataSite, read_sites};
 
 /// Why the gold standard (or the site list) could not be read.

@@ -242,7 +242,7 @@ pub struct KindScores {
 }
 
 /// One [`KindScores`] per kind of `rows`, sorted by kind.
-pub fn by_kind(rows: &[PageRow]) -> Vec<KindScores> {
+pub(crate) fn by_kind(rows: &[PageRow]) -> Vec<KindScores> {
     let mut kinds: Vec<&str> = rows.iter().map(|r| r.kind.as_str()).collect();
     kinds.sort_unstable();
     kinds.dedup();
@@ -460,7 +460,7 @@ impl fmt::Display for EvalReport {
 
 /// The detector interface of the runner: given the mirror of a key page's site and the key
 /// page URL in it, return the prediction or an error message.
-pub type Detector<'a> = dyn Fn(&MirrorSource, &Url) -> Result<Prediction, String> + 'a;
+pub(crate) type Detector<'a> = dyn Fn(&MirrorSource, &Url) -> Result<Prediction, String> + 'a;
 
 /// Run `predict` on every key page of the gold files in `gold_dir`, with site mirrors under
 /// `data_dir`. Fails only if the gold standard cannot be read; per-page failures are rows

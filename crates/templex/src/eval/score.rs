@@ -177,7 +177,7 @@ fn words_and_links(doc: &Document, predicted: &[bool], gold_content: &[bool]) ->
 mod tests {
     use super::*;
     use crate::dom::parse_str;
-    use crate::eval::gold_content;
+    use crate::eval_impl::gold_content;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12

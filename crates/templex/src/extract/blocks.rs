@@ -7,7 +7,7 @@ use crate::dom::{Document, LocalName, NodeData, NodeId};
 
 /// What kind of block a text run is, by its owning element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BlockKind {
+pub(crate) enum BlockKind {
     /// `h1`–`h6`.
     Heading,
     /// `li`, `dt`, `dd`.
@@ -24,7 +24,7 @@ pub enum BlockKind {
 
 /// A text block.
 #[derive(Debug, Clone)]
-pub struct Block {
+pub(crate) struct Block {
     /// The innermost block-level element holding the run.
     pub owner: NodeId,
     /// Its kind.
@@ -102,7 +102,7 @@ fn is_cjk(c: char) -> bool {
 }
 
 /// Segment `root`'s subtree into text blocks, in document order.
-pub fn segment_blocks(doc: &Document, root: NodeId) -> Vec<Block> {
+pub(crate) fn segment_blocks(doc: &Document, root: NodeId) -> Vec<Block> {
     let mut out = Vec::new();
     // Stack of open block elements (id, subtree end) and of open links (subtree end).
     let mut open: Vec<(NodeId, u32)> = vec![(root, doc.node(root).end.0)];

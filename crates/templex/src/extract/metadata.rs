@@ -31,7 +31,7 @@ pub struct Metadata {
 
 /// The metadata of `doc`, whose URL (for dates in paths) is `url`, else the canonical URL
 /// the page states.
-pub fn page_metadata(doc: &Document, url: Option<&Url>) -> Metadata {
+pub(crate) fn page_metadata(doc: &Document, url: Option<&Url>) -> Metadata {
     let scan = Scan::new(doc);
     let ld = StructuredData::parse(doc);
     let stated = scan.canonical.as_deref().and_then(|u| Url::parse(u).ok());

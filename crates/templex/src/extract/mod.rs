@@ -14,11 +14,16 @@ mod blocks;
 mod metadata;
 mod page;
 mod render;
+#[cfg(test)]
+mod tests;
 
-pub use blocks::{Block, BlockKind, segment_blocks};
-pub use metadata::{Metadata, page_metadata};
-pub use page::{ContentTimings, PageContent, PageHints, extract_page, outside_content};
-pub use render::{content_html, content_markdown, content_text};
+pub(crate) use blocks::{Block, BlockKind, segment_blocks};
+pub use metadata::Metadata;
+pub(crate) use metadata::page_metadata;
+pub(crate) use page::{ContentTimings, outside_content};
+pub use page::{PageContent, PageHints, extract_page};
+pub use render::content_text;
+pub(crate) use render::{content_html, content_markdown};
 
 use markup5ever::{LocalName, local_name};
 use serde::Serialize;
@@ -27,7 +32,10 @@ use crate::dom::tags::{heading_level, is_block, is_heading, is_list_item, is_med
 use crate::dom::{Document, NodeData, NodeId};
 
 /// The descendants of `root` that a reader sees ([`Document::visible_descendants`]).
-pub fn visible_descendants(doc: &Document, root: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+pub(crate) fn visible_descendants(
+    doc: &Document,
+    root: NodeId,
+) -> impl Iterator<Item = NodeId> + '_ {
     doc.visible_descendants(root)
 }
 
@@ -187,7 +195,7 @@ const POSITIVE_HINTS: &[&str] = &[
 /// Only the first and the last word of a name count: naming schemes put the role there
 /// (`comment-list`, `site-footer`), while words in the middle qualify something else
 /// (`elementor-widget-text-editor`, `field--label-hidden`, `m-nav-content-inner`).
-pub fn name_hint(doc: &Document, id: NodeId) -> i8 {
+pub(crate) fn name_hint(doc: &Document, id: NodeId) -> i8 {
     NameHints::default().hint(doc, id)
 }
 
@@ -1327,7 +1335,7 @@ fn open_graph(doc: &Document, property: &str) -> Option<String> {
 }
 
 /// `og:title`, else `<title>`, else the first `<h1>`.
-pub fn page_title(doc: &Document) -> Option<String> {
+pub(crate) fn page_title(doc: &Document) -> Option<String> {
     let og = open_graph(doc, "og:title");
     og.or_else(|| doc.title()).or_else(|| {
         let h1 = doc.find_element(&local_name!("h1"))?;

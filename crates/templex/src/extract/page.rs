@@ -160,7 +160,7 @@ pub fn extract_page(
 
 /// The template mask that a content keep mask implies: the elements below `<body>` that are
 /// neither content nor hold content (so that the wrappers around the content stay out).
-pub fn outside_content(doc: &Document, keep: &[bool]) -> Vec<bool> {
+pub(crate) fn outside_content(doc: &Document, keep: &[bool]) -> Vec<bool> {
     let mut template = vec![false; doc.len()];
     let Some(body) = doc.body() else {
         return template;

@@ -79,7 +79,11 @@ fn walk<'d>(
 
 /// Markdown of the kept nodes: headings, lists, block quotes, code blocks and tables keep
 /// their structure.
-pub fn content_markdown(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool) -> String {
+pub(crate) fn content_markdown(
+    doc: &Document,
+    root: NodeId,
+    keep: &dyn Fn(NodeId) -> bool,
+) -> String {
     let mut out = String::new();
     let mut line = String::new();
     let mut prefix = String::new();
@@ -188,7 +192,7 @@ impl SerializeHook for KeepOnly<'_> {
 }
 
 /// HTML of the kept nodes under `root` (the container element included).
-pub fn content_html(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool) -> String {
+pub(crate) fn content_html(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool) -> String {
     let mut out = String::new();
     doc.write_html(root, &KeepOnly { keep }, &mut out);
     out

@@ -42,7 +42,7 @@ pub fn registrable_domain(url: &Url) -> Option<String> {
 }
 
 /// Whether two URLs belong to the same site (registrable domain).
-pub fn same_site(a: &Url, b: &Url) -> bool {
+pub(crate) fn same_site(a: &Url, b: &Url) -> bool {
     match (registrable_domain(a), registrable_domain(b)) {
         (Some(x), Some(y)) => x == y,
         _ => false,
@@ -50,7 +50,7 @@ pub fn same_site(a: &Url, b: &Url) -> bool {
 }
 
 /// The base URL of a document: its first `<base href>` resolved against the page URL.
-pub fn base_url(doc: &Document, page_url: &Url) -> Url {
+pub(crate) fn base_url(doc: &Document, page_url: &Url) -> Url {
     doc.elements()
         .find(|e| {
             doc.element(*e)
@@ -156,7 +156,7 @@ pub fn looks_like_page(url: &Url) -> bool {
 }
 
 /// Resolve an `href` against `base`: fragment dropped, only `http`/`https` kept.
-pub fn resolve_href(base: &Url, href: &str) -> Option<Url> {
+pub(crate) fn resolve_href(base: &Url, href: &str) -> Option<Url> {
     let href = href.trim();
     if href.is_empty() || href.starts_with('#') {
         return None;
@@ -171,11 +171,11 @@ pub fn resolve_href(base: &Url, href: &str) -> Option<Url> {
 
 /// All `<a href>` and `<area href>` links of a page, resolved, deduplicated (first DOM
 /// occurrence wins) and without self-links. Off-site links are kept and flagged.
-pub fn extract_links(doc: &Document, page_url: &Url) -> Vec<Link> {
+pub(crate) fn extract_links(doc: &Document, page_url: &Url) -> Vec<Link> {
     extract_links_with(doc, page_url, &|u: &Url| u.clone())
 }
 
-/// Like [`extract_links`], with a canonicalizer deciding when two URLs name the same page
+/// Like `extract_links`, with a canonicalizer deciding when two URLs name the same page
 /// (e.g. `dir/` and `dir/index.html` in a mirror). The canonical URL is the one reported.
 pub fn extract_links_with(
     doc: &Document,

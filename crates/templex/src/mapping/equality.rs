@@ -90,7 +90,13 @@ impl Equality {
 }
 
 /// Weighted similarity of two elements with the same tag, in [0, 1] (0 for different tags).
-pub fn similarity(w: &Weights, a: &MapIndex<'_>, x: NodeId, b: &MapIndex<'_>, y: NodeId) -> f64 {
+pub(crate) fn similarity(
+    w: &Weights,
+    a: &MapIndex<'_>,
+    x: NodeId,
+    b: &MapIndex<'_>,
+    y: NodeId,
+) -> f64 {
     if a.key(x) != b.key(y) {
         return 0.0;
     }

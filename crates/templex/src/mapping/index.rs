@@ -171,7 +171,7 @@ impl<'d> MapIndex<'d> {
 }
 
 /// Hash of whitespace-normalized text, so that re-indentation does not matter.
-pub fn text_hash(t: &str) -> u64 {
+pub(crate) fn text_hash(t: &str) -> u64 {
     use std::hash::Hasher;
     let mut h = FxBuildHasher.build_hasher();
     for w in t.split_whitespace() {
@@ -182,7 +182,7 @@ pub fn text_hash(t: &str) -> u64 {
 }
 
 /// Jaccard index of two sorted hash lists (1 when both are empty).
-pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
+pub(crate) fn jaccard(a: &[u64], b: &[u64]) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }

@@ -1,9 +1,10 @@
 //! DOM mapping: node-equality relations and the exact top-down mapping (ETDM) of TemEx.
 
-pub mod equality;
-pub mod etdm;
-pub mod index;
+pub(crate) mod equality;
+mod etdm;
+pub(crate) mod index;
 
-pub use equality::{Equality, NodeEquality, Weights, similarity};
-pub use etdm::{Mapping, etdm};
+pub use equality::Equality;
+pub(crate) use etdm::Mapping;
+pub use etdm::etdm;
 pub use index::MapIndex;

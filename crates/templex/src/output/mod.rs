@@ -6,12 +6,9 @@ mod record;
 mod text;
 mod view;
 
-pub use record::{ContentRecord, RecordTimings, Rendering};
+pub use record::{ContentRecord, Rendering};
 pub use text::{TextOptions, visible_text};
-pub use view::{
-    VIEW_CONTENT_ROOT_ATTR, VIEW_SEGMENT_ATTR, VIEW_STYLE, VIEW_TEMPLATE_ATTR,
-    VIEW_TEMPLATE_ROOT_ATTR, ViewMarks, view_html,
-};
+pub use view::{ViewMarks, view_html};
 
 use std::borrow::Cow;
 
@@ -24,7 +21,7 @@ use crate::links::base_url;
 use crate::template::TemplateResult;
 
 /// The class added to template elements in annotated output. Evaluation tools rely on it.
-pub const TEMPLATE_CLASS: &str = "template_node";
+pub(crate) const TEMPLATE_CLASS: &str = "template_node";
 
 struct Annotate<'a> {
     template: &'a [bool],

@@ -15,13 +15,13 @@ use crate::dom::{Attr, Document, NodeData, NodeId, SerializeHook};
 use crate::pagelevel::Segment;
 
 /// The attribute every template element carries in the view (`data-tx-t=""`).
-pub const VIEW_TEMPLATE_ATTR: &str = "data-tx-t";
+pub(crate) const VIEW_TEMPLATE_ATTR: &str = "data-tx-t";
 /// The attribute on template elements whose parent is not template (the shaded roots).
-pub const VIEW_TEMPLATE_ROOT_ATTR: &str = "data-tx-troot";
+pub(crate) const VIEW_TEMPLATE_ROOT_ATTR: &str = "data-tx-troot";
 /// The attribute on the roots of the extracted content (outlined).
-pub const VIEW_CONTENT_ROOT_ATTR: &str = "data-tx-croot";
+pub(crate) const VIEW_CONTENT_ROOT_ATTR: &str = "data-tx-croot";
 /// The attribute on page-level segment roots; its value is the smoothed score.
-pub const VIEW_SEGMENT_ATTR: &str = "data-tx-seg";
+pub(crate) const VIEW_SEGMENT_ATTR: &str = "data-tx-seg";
 
 /// What the view marks.
 #[derive(Debug, Clone, Copy)]
@@ -221,14 +221,14 @@ fn pure_template(doc: &Document, template: &[bool]) -> Vec<bool> {
 
 /// The overlay style sheet of the view; the viewer turns its parts on with classes on
 /// `<html>`: `tx-show-template`, `tx-show-content`, `tx-show-segments`.
-pub const VIEW_STYLE: &str = "\
+pub(crate) const VIEW_STYLE: &str = "\
 html.tx-show-template [data-tx-troot]{box-shadow:inset 0 0 0 100000px rgba(255,136,0,.30)!important;}\
 html.tx-show-content [data-tx-croot]{outline:3px solid #0a8f5a!important;outline-offset:-3px!important;}\
 html.tx-show-segments [data-tx-seg]{outline:2px dashed #6a3fd0!important;outline-offset:-1px!important;}\
 ";
 
 /// The page as an inert HTML document with the view's marks, `csp` as its
-/// Content-Security-Policy `<meta>` and [`VIEW_STYLE`], all overlays on.
+/// Content-Security-Policy `<meta>` and `VIEW_STYLE`, all overlays on.
 pub fn view_html(doc: &Document, marks: ViewMarks<'_>, csp: &str) -> String {
     let mut seg_score = vec![None; doc.len()];
     for s in marks.segments {

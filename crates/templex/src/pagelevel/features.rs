@@ -13,7 +13,7 @@ use crate::extract::{ContentConfig, name_hint, page_content};
 
 use super::sitelevel::html_lengths;
 
-/// Names of the features, in the order of [`NodeFeatures::values`].
+/// Names of the features, in the order of `NodeFeatures::values`.
 pub const FEATURE_NAMES: &[&str] = &[
     "log_words",
     "links_per_word",
@@ -55,7 +55,7 @@ pub const FEATURE_NAMES: &[&str] = &[
 ];
 
 /// Number of features.
-pub const N_FEATURES: usize = FEATURE_NAMES.len();
+pub(crate) const N_FEATURES: usize = FEATURE_NAMES.len();
 
 /// Features of every node of a page (zeros for nodes that are not classified).
 #[derive(Debug, Clone)]

@@ -53,15 +53,15 @@ use std::fmt;
 
 /// Default [`SmoothOptions::max_levels`]: one-byte decisions, and a quantization step of
 /// 1/255 of the score range, far below a classifier's resolution.
-pub const DEFAULT_MAX_LEVELS: usize = 256;
+pub(crate) const DEFAULT_MAX_LEVELS: usize = 256;
 
 /// Largest accepted [`SmoothOptions::max_levels`]: decisions are stored as `u16`.
-pub const MAX_LEVELS_LIMIT: usize = 1 << 16;
+pub(crate) const MAX_LEVELS_LIMIT: usize = 1 << 16;
 
 /// Settings of [`smooth`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SmoothOptions {
-    /// Most candidate values the solver considers, between 2 and [`MAX_LEVELS_LIMIT`]. When
+    /// Most candidate values the solver considers, between 2 and `MAX_LEVELS_LIMIT`. When
     /// the scores have at most this many distinct values the result is exactly optimal;
     /// otherwise `y` is restricted to this many evenly spaced levels (see the module docs for
     /// the error bound). Time and memory grow linearly with it.
@@ -84,7 +84,7 @@ pub struct Smoothing {
     /// The segment roots in document (index) order: node 0 first, then every node whose `y`
     /// differs from its parent's. Empty only for an empty tree.
     pub segment_roots: Vec<u32>,
-    /// The objective [`cost`] of `y`.
+    /// The objective `cost` of `y`.
     pub cost: f64,
     /// Number of distinct values in `y`.
     pub levels: usize,
@@ -93,7 +93,7 @@ pub struct Smoothing {
     pub max_excess: f64,
 }
 
-/// Invalid input to [`smooth`] or [`cost`].
+/// Invalid input to [`smooth`].
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum IsotonicError {
     /// A per-node slice does not have one entry per node.
@@ -181,7 +181,7 @@ pub enum IsotonicError {
 ///
 /// # Example
 /// ```
-/// use templex::pagelevel::isotonic::{smooth, SmoothOptions};
+/// use templex::isotonic::{SmoothOptions, smooth};
 ///
 /// // A root scored 0.2 (weight 2) with two children: the first, below it, is raised to 0.2;
 /// // the second child's 0.9 is worth its own segment.
@@ -252,7 +252,8 @@ pub fn smooth(
 ///
 /// # Errors
 /// The same validation as [`smooth`], plus `y`'s length and finiteness.
-pub fn cost(
+#[cfg(test)]
+pub(crate) fn cost(
     parent: &[Option<u32>],
     x: &[f64],
     weight: &[f64],
@@ -796,3 +797,6 @@ mod tests {
         assert_eq!(step, 0.0);
     }
 }
+
+#[cfg(test)]
+mod brute_force;

@@ -8,11 +8,11 @@
 //! from whole sites ([`training`], `templex train`); the trained model ships with templex
 //! ([`Model::builtin`]).
 
-pub mod features;
-pub mod isotonic;
-pub mod model;
-pub mod sitelevel;
-pub mod training;
+pub(crate) mod features;
+pub(crate) mod isotonic;
+pub(crate) mod model;
+pub(crate) mod sitelevel;
+pub(crate) mod training;
 
 use std::time::{Duration, Instant};
 
@@ -21,9 +21,10 @@ use url::Url;
 
 use crate::dom::{Document, NodeId};
 
-pub use features::{FEATURE_NAMES, N_FEATURES, NodeFeatures, node_features};
+pub use features::{FEATURE_NAMES, node_features};
 pub use model::{Model, ModelError, TrainConfig, TrainingInfo, TrainingSet, train};
-pub use sitelevel::{SiteLevel, SiteLevelConfig, SiteLevelModel};
+pub use sitelevel::SiteLevelConfig;
+pub(crate) use sitelevel::{SiteLevel, SiteLevelModel};
 
 /// Settings of [`detect`].
 #[derive(Debug, Clone)]

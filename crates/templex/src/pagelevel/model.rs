@@ -174,7 +174,7 @@ fn sigmoid(z: f64) -> f64 {
 /// Labelled samples for [`train`].
 #[derive(Debug, Clone, Default)]
 pub struct TrainingSet {
-    /// Row-major features, [`N_FEATURES`] per sample.
+    /// Row-major features, `N_FEATURES` per sample.
     pub rows: Vec<f32>,
     /// Template (true) or not.
     pub labels: Vec<bool>,

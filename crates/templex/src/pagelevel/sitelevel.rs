@@ -9,7 +9,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
-use crate::dom::{Document, NodeData, NodeId};
+use crate::dom::{Document, NodeData};
 use crate::stable_hash::{hash_bytes, hash_pair};
 
 /// Settings of SITELEVEL.
@@ -39,9 +39,9 @@ impl Default for SiteLevelConfig {
 
 /// Hash of every node: its tag path from the root and its subtree (labels, trimmed text,
 /// ordered children). Equal hashes mean "the same fragment at the same place". Stable
-/// hashes (the store's [hash scheme](crate::store#hash-scheme)): learned SITELEVEL
+/// hashes (the store's hash scheme, [`HASH_SCHEME`](crate::HASH_SCHEME)): learned SITELEVEL
 /// templates are stored as these.
-pub fn node_hashes(doc: &Document) -> Vec<u64> {
+pub(crate) fn node_hashes(doc: &Document) -> Vec<u64> {
     let sig = doc.signatures();
     sig.path
         .iter()
@@ -52,7 +52,7 @@ pub fn node_hashes(doc: &Document) -> Vec<u64> {
 
 /// Approximate serialized HTML length of every node's subtree (tags, attributes, text,
 /// comments), computed bottom-up in one pass: the measure of the 85 % rule.
-pub fn html_lengths(doc: &Document) -> Vec<u64> {
+pub(crate) fn html_lengths(doc: &Document) -> Vec<u64> {
     let mut len = vec![0u64; doc.len()];
     for id in doc.ids().rev() {
         let own = match &doc.node(id).data {
@@ -84,24 +84,24 @@ pub fn html_lengths(doc: &Document) -> Vec<u64> {
 
 /// Document frequencies of node hashes over a set of pages (SITELEVEL's first pass).
 #[derive(Debug, Clone, Default)]
-pub struct SiteLevel {
+pub(crate) struct SiteLevel {
     pages: usize,
     df: FxHashMap<u64, u32>,
 }
 
 impl SiteLevel {
     /// An empty page set.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Count the distinct node hashes of one page.
-    pub fn add(&mut self, doc: &Document) {
+    pub(crate) fn add(&mut self, doc: &Document) {
         self.add_hashes(&node_hashes(doc));
     }
 
     /// Count a page given its [`node_hashes`] (when the caller needs them anyway).
-    pub fn add_hashes(&mut self, hashes: &[u64]) {
+    pub(crate) fn add_hashes(&mut self, hashes: &[u64]) {
         let distinct: FxHashSet<u64> = hashes.iter().copied().collect();
         for h in distinct {
             *self.df.entry(h).or_insert(0) += 1;
@@ -110,23 +110,23 @@ impl SiteLevel {
     }
 
     /// Pages counted.
-    pub fn pages(&self) -> usize {
+    pub(crate) fn pages(&self) -> usize {
         self.pages
     }
 
     /// On how many pages a hash occurs.
-    pub fn frequency(&self, hash: u64) -> u32 {
+    pub(crate) fn frequency(&self, hash: u64) -> u32 {
         self.df.get(&hash).copied().unwrap_or(0)
     }
 
     /// The smallest page count that makes a hash template under `config`.
-    pub fn threshold(&self, config: &SiteLevelConfig) -> u32 {
+    pub(crate) fn threshold(&self, config: &SiteLevelConfig) -> u32 {
         df_threshold(self.pages, config.theta, config.min_pages)
     }
 
     /// The hashes occurring on at least `min_df` pages with their document frequencies,
     /// sorted by hash (ready for binary search and for storage).
-    pub fn frequent(&self, min_df: u32) -> Vec<(u64, u32)> {
+    pub(crate) fn frequent(&self, min_df: u32) -> Vec<(u64, u32)> {
         let mut out: Vec<(u64, u32)> = self
             .df
             .iter()
@@ -138,7 +138,7 @@ impl SiteLevel {
     }
 
     /// The learned template: the frequent hashes only, ready to apply to any page.
-    pub fn model(&self, config: &SiteLevelConfig) -> SiteLevelModel {
+    pub(crate) fn model(&self, config: &SiteLevelConfig) -> SiteLevelModel {
         let t = self.threshold(config);
         SiteLevelModel {
             pages: self.pages,
@@ -148,7 +148,7 @@ impl SiteLevel {
     }
 
     /// Template mask of a page under `config` (the page may or may not have been counted).
-    pub fn template_mask(&self, doc: &Document, config: &SiteLevelConfig) -> Vec<bool> {
+    pub(crate) fn template_mask(&self, doc: &Document, config: &SiteLevelConfig) -> Vec<bool> {
         let t = self.threshold(config);
         let hashes = node_hashes(doc);
         let frequent: Vec<bool> = hashes.iter().map(|h| self.frequency(*h) >= t).collect();
@@ -161,7 +161,7 @@ impl SiteLevel {
 /// low fraction a single page would otherwise make everything template. A fraction rather
 /// than a fixed count, because the same count means "nearly all" on a small cluster and
 /// "a few" on a large one.
-pub fn df_threshold(pages: usize, fraction: f64, min_pages: usize) -> u32 {
+pub(crate) fn df_threshold(pages: usize, fraction: f64, min_pages: usize) -> u32 {
     let fraction = if fraction.is_finite() {
         fraction.clamp(0.0, 1.0)
     } else {
@@ -209,7 +209,7 @@ impl SiteLevelModel {
 /// Frequent nodes and everything inside them are template; an element whose HTML is more
 /// than `cover` inside frequent subtrees is template too. The document node, `<html>` and
 /// `<body>` are never template (they hold the whole page).
-pub fn cover_rule(doc: &Document, frequent: &[bool], cover: f64) -> Vec<bool> {
+pub(crate) fn cover_rule(doc: &Document, frequent: &[bool], cover: f64) -> Vec<bool> {
     let n = doc.len();
     let len = html_lengths(doc);
     // Covered HTML of a subtree: all of it under a frequent node, else the children's.
@@ -267,20 +267,15 @@ pub fn sample_indices(n: usize, k: usize, seed: u64) -> Vec<usize> {
 }
 
 /// A stable 64-bit hash of a string's UTF-8 bytes (run keys, chunk texts; the store's
-/// [hash scheme](crate::store#hash-scheme)).
-pub fn stable_hash(s: &str) -> u64 {
+/// hash scheme, [`HASH_SCHEME`](crate::HASH_SCHEME)).
+pub(crate) fn stable_hash(s: &str) -> u64 {
     hash_bytes(s.as_bytes())
 }
 
 /// A stable 64-bit hash of bytes (page bodies; the store's
-/// [hash scheme](crate::store#hash-scheme)).
-pub fn stable_hash_bytes(b: &[u8]) -> u64 {
+/// hash scheme, [`HASH_SCHEME`](crate::HASH_SCHEME)).
+pub(crate) fn stable_hash_bytes(b: &[u8]) -> u64 {
     hash_bytes(b)
-}
-
-/// Ids of the body's element descendants that the mask marks template.
-pub fn template_elements(doc: &Document, template: &[bool]) -> Vec<NodeId> {
-    doc.elements().filter(|e| template[e.index()]).collect()
 }
 
 #[cfg(test)]

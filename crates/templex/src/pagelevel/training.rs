@@ -1,7 +1,7 @@
 //! Training data from whole sites: SITELEVEL labels the nodes of sampled pages of a mirror,
 //! and the labelled nodes' features become samples for the classifier (the paper's §5.1).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use url::Url;
 
@@ -61,9 +61,7 @@ pub struct SiteSamples {
 }
 
 /// A page of a mirror, parsed.
-pub struct MirrorPage {
-    /// Its file.
-    pub path: PathBuf,
+pub(crate) struct MirrorPage {
     /// Its URL in the mirror.
     pub url: Option<Url>,
     /// The parsed page.
@@ -76,14 +74,13 @@ fn read_page(source: &MirrorSource, path: &Path) -> Result<MirrorPage, LoadError
         source: e,
     })?;
     Ok(MirrorPage {
-        path: path.to_path_buf(),
         url: source.url_for_path(path),
         doc: parse_bytes(&bytes, None),
     })
 }
 
 /// Settings for template clusters in training.
-pub const MIN_CLUSTER_PAGES: usize = 5;
+pub(crate) const MIN_CLUSTER_PAGES: usize = 5;
 
 /// Label a site's sampled pages with SITELEVEL — run separately on each template cluster of
 /// the sample, so that a forum beside a static site labels both — and turn their classified

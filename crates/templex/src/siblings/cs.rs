@@ -40,7 +40,7 @@ pub enum LinkOrder {
 
 /// Settings of the CS search.
 #[derive(Debug, Clone)]
-pub struct CsConfig {
+pub(crate) struct CsConfig {
     /// The n of the n-CS to find.
     pub size: usize,
     /// Initial order of the key page's links.
@@ -78,7 +78,7 @@ impl Default for CsConfig {
 
 /// A page loaded during the search, with what the template guard computed for it.
 #[derive(Debug)]
-pub struct LoadedPage<T> {
+pub(crate) struct LoadedPage<T> {
     /// Canonical URL (as linked from the key page).
     pub url: Url,
     /// The parsed page.
@@ -91,7 +91,7 @@ pub struct LoadedPage<T> {
 
 /// Result of the search.
 #[derive(Debug)]
-pub struct CsOutcome<T> {
+pub(crate) struct CsOutcome<T> {
     /// The pages of the best CS found (at most `size`), in load order.
     pub pages: Vec<LoadedPage<T>>,
     /// Pages loaded and accepted but not in the CS.
@@ -100,8 +100,6 @@ pub struct CsOutcome<T> {
     pub rejected: Vec<Url>,
     /// Links whose load failed.
     pub failed: Vec<Url>,
-    /// Number of candidate links considered.
-    pub candidates: usize,
     /// Every candidate link of the key page, in document order (for the own-kind rule).
     pub links: Vec<Url>,
     /// Why the search stopped.
@@ -165,7 +163,11 @@ impl SiblingRule {
 }
 
 /// The key page's candidate links: same-site, page-like, canonical, not the key page.
-pub fn candidate_links(source: &dyn PageSource, key_doc: &Document, key_url: &Url) -> Vec<Link> {
+pub(crate) fn candidate_links(
+    source: &dyn PageSource,
+    key_doc: &Document,
+    key_url: &Url,
+) -> Vec<Link> {
     let key = source.canonical_url(key_url);
     extract_links_with(key_doc, key_url, &|u| source.canonical_url(u))
         .into_iter()
@@ -177,7 +179,7 @@ pub fn candidate_links(source: &dyn PageSource, key_doc: &Document, key_url: &Ur
 ///
 /// `accept` is the template guard: a loaded page for which it returns `None` is not used;
 /// what it returns otherwise is kept with the page.
-pub fn find_complete_subdigraph<T>(
+pub(crate) fn find_complete_subdigraph<T>(
     source: &dyn PageSource,
     key_doc: &Document,
     key_url: &Url,
@@ -196,7 +198,6 @@ pub fn find_complete_subdigraph<T>(
         others: Vec::new(),
         rejected: Vec::new(),
         failed: Vec::new(),
-        candidates: order.len(),
         links: links.iter().map(|l| l.url.clone()).collect(),
         stop: StopReason::Found,
     };
@@ -296,7 +297,7 @@ pub fn find_complete_subdigraph<T>(
 
 /// What loading one candidate sibling gave.
 #[derive(Debug)]
-pub enum SiblingLoad<T> {
+pub(crate) enum SiblingLoad<T> {
     /// Loaded, parsed and accepted by the template guard.
     Loaded(LoadedPage<T>),
     /// The load or the parse failed (missing page, not HTML, over the page budget).
@@ -306,7 +307,7 @@ pub enum SiblingLoad<T> {
 }
 
 /// Load the page at `url`, parse it within `budget`, and put it to the guard `accept`.
-pub fn load_sibling<T>(
+pub(crate) fn load_sibling<T>(
     source: &dyn PageSource,
     url: Url,
     budget: &crate::Budget,

@@ -22,7 +22,7 @@ use url::Url;
 /// A URL's pattern: masked path segments (the last one the file stem, empty for a directory
 /// index), extension and sorted query keys.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UrlPattern {
+pub(crate) struct UrlPattern {
     host: String,
     segments: Vec<String>,
     ext: String,
@@ -31,7 +31,7 @@ pub struct UrlPattern {
 
 impl UrlPattern {
     /// The pattern of `url`.
-    pub fn of(url: &Url) -> UrlPattern {
+    pub(crate) fn of(url: &Url) -> UrlPattern {
         let mut segments: Vec<String> = url
             .path()
             .split('/')
@@ -93,7 +93,7 @@ impl UrlPattern {
 
 /// Which of `links` are of the key page's kind (see the module docs); the key page itself
 /// is never among them.
-pub fn own_kind(key: &Url, links: &[&Url]) -> Vec<bool> {
+pub(crate) fn own_kind(key: &Url, links: &[&Url]) -> Vec<bool> {
     let key_pattern = UrlPattern::of(key);
     let patterns: Vec<UrlPattern> = links.iter().map(|u| UrlPattern::of(u)).collect();
     let not_key = |i: usize| links[i] != key;

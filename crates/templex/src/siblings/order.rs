@@ -9,7 +9,7 @@ use crate::links::Link;
 
 /// A hyperlink in the paper's sense: the directory words of a URL, host first
 /// (`www.upv.es/research/maths/` for `https://www.upv.es/research/maths/x.html`).
-pub fn hyperlink_words(url: &Url) -> Vec<String> {
+pub(crate) fn hyperlink_words(url: &Url) -> Vec<String> {
     let mut words = vec![url.host_str().unwrap_or("").to_ascii_lowercase()];
     let path = url.path();
     // The resource name (after the last slash) is ignored: only directories count.
@@ -26,7 +26,7 @@ pub fn hyperlink_words(url: &Url) -> Vec<String> {
 ///
 /// 0 when equal, `+|h1|` when `h2 = h·h1`, `-|h1|` when `h = h2·h1` or when both extend a
 /// common prefix `h0` with different heads (`h = h0·h1`), and `-|h|` when the heads differ.
-pub fn h_distance<S: AsRef<str>>(h: &[S], h2: &[S]) -> i64 {
+pub(crate) fn h_distance<S: AsRef<str>>(h: &[S], h2: &[S]) -> i64 {
     let common = h
         .iter()
         .zip(h2)
@@ -39,14 +39,9 @@ pub fn h_distance<S: AsRef<str>>(h: &[S], h2: &[S]) -> i64 {
     }
 }
 
-/// `hDistance` between the directory paths of two URLs (the key page first).
-pub fn h_distance_urls(key: &Url, link: &Url) -> i64 {
-    h_distance(&hyperlink_words(key), &hyperlink_words(link))
-}
-
 /// Definition 3: DOM distance, the number of edges between two nodes through their lowest
 /// common ancestor (0 only for the same node).
-pub fn d_distance(doc: &Document, a: NodeId, b: NodeId) -> usize {
+pub(crate) fn d_distance(doc: &Document, a: NodeId, b: NodeId) -> usize {
     let (da, db) = (doc.node(a).depth as usize, doc.node(b).depth as usize);
     let (mut x, mut y) = (a, b);
     let (mut dx, mut dy) = (da, db);
@@ -73,14 +68,14 @@ pub fn d_distance(doc: &Document, a: NodeId, b: NodeId) -> usize {
 
 /// Definition 4 as a sort key: distance 0 first, then positive distances ascending, then
 /// negative distances by increasing magnitude.
-pub fn link_relevance_key(hd: i64) -> (bool, u64) {
+pub(crate) fn link_relevance_key(hd: i64) -> (bool, u64) {
     (hd < 0, hd.unsigned_abs())
 }
 
 /// Algorithm 1 (sortLinks): links grouped by link relevance to `key`; within a group, each
 /// next link is the one farthest (Definition 5, DOM relevance) from the links of the group
 /// already chosen; ties go to document order. Returns indices into `links`.
-pub fn sort_links(doc: &Document, key: &Url, links: &[Link]) -> Vec<usize> {
+pub(crate) fn sort_links(doc: &Document, key: &Url, links: &[Link]) -> Vec<usize> {
     let key_words = hyperlink_words(key);
     let mut keyed: Vec<(i64, usize)> = links
         .iter()
@@ -160,7 +155,10 @@ mod tests {
         assert_eq!(hyperlink_words(&u), ["www.upv.es", "research", "maths"]);
         let k = Url::parse("https://www.upv.es/research/maths/").unwrap();
         assert_eq!(
-            h_distance_urls(&k, &Url::parse("https://other.org/research/").unwrap()),
+            h_distance(
+                &hyperlink_words(&k),
+                &hyperlink_words(&Url::parse("https://other.org/research/").unwrap())
+            ),
             -3
         );
     }

@@ -4,7 +4,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 /// Largest page read from a file (after gunzipping); bigger ones are errors, not pages.
-pub const MAX_PAGE_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_PAGE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Why a page file could not be read.
 #[derive(Debug, thiserror::Error)]

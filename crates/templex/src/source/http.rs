@@ -47,7 +47,7 @@ const ROBOTS_MAX_BYTES: usize = 512 * 1024;
 /// sees many hosts does not grow without bound.
 const MAX_TRACKED_HOSTS: usize = 4096;
 
-/// Settings for [`HttpFetcher`] and [`HttpSource`].
+/// Settings for `HttpFetcher` and [`HttpSource`].
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
     /// `User-Agent` header. Its product token (the text before the first `/` or space) is
@@ -112,7 +112,7 @@ pub struct HttpSetupError(String);
 /// Refused: loopback, unspecified, private (RFC 1918, IPv6 ULA), shared (CGNAT), link-local,
 /// multicast, broadcast, reserved, benchmarking and documentation ranges. IPv6 addresses that
 /// embed an IPv4 address (mapped, NAT64, 6to4) are judged by the embedded address.
-pub fn is_public_ip(ip: IpAddr) -> bool {
+pub(crate) fn is_public_ip(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_public_ipv4(v4),
         IpAddr::V6(v6) => is_public_ipv6(v6),
@@ -725,9 +725,9 @@ fn error_chain(err: &dyn std::error::Error) -> String {
     message
 }
 
-/// Live HTTP [`PageSource`]: an [`HttpFetcher`] driven by a runtime of its own.
+/// Live HTTP [`PageSource`]: an `HttpFetcher` driven by a runtime of its own.
 ///
-/// For async callers, use [`HttpFetcher`] directly instead of blocking a runtime thread.
+/// For async callers, use `HttpFetcher` directly instead of blocking a runtime thread.
 pub struct HttpSource {
     fetcher: Arc<HttpFetcher>,
     /// Always `Some` until drop; an `Option` so drop can shut it down without blocking.
@@ -811,3 +811,6 @@ impl Drop for HttpSource {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -10,21 +10,22 @@ use url::Url;
 
 mod file;
 #[cfg(feature = "http")]
-pub mod http;
-pub mod memory;
-pub mod mirror;
+pub(crate) mod http;
+pub(crate) mod memory;
+pub(crate) mod mirror;
 mod open;
 #[cfg(feature = "warc")]
-pub mod warc;
+pub(crate) mod warc;
 
-pub use file::{MAX_PAGE_BYTES, PageFileError, read_page_file};
+pub(crate) use file::MAX_PAGE_BYTES;
+pub use file::{PageFileError, read_page_file};
 #[cfg(feature = "http")]
-pub use http::{HttpConfig, HttpSource};
+pub use http::{HttpConfig, HttpSetupError, HttpSource};
 pub use memory::MemorySource;
 pub use mirror::MirrorSource;
 pub use open::{OpenError, OpenedSite, SiteSpec, open_site};
 #[cfg(feature = "warc")]
-pub use warc::WarcSource;
+pub(crate) use warc::WarcSource;
 
 /// A loaded page: raw bytes plus what the transport said about them.
 #[derive(Debug, Clone)]
@@ -143,14 +144,14 @@ pub enum LoadError {
 
 /// Counts of load attempts, shared by all sources.
 #[derive(Debug, Default)]
-pub struct LoadCounter {
+pub(crate) struct LoadCounter {
     attempts: AtomicUsize,
     ok: AtomicUsize,
 }
 
 impl LoadCounter {
     /// Record the outcome of one load.
-    pub fn record<T>(&self, result: &Result<T, LoadError>) {
+    pub(crate) fn record<T>(&self, result: &Result<T, LoadError>) {
         self.attempts.fetch_add(1, Ordering::Relaxed);
         if result.is_ok() {
             self.ok.fetch_add(1, Ordering::Relaxed);
@@ -158,7 +159,7 @@ impl LoadCounter {
     }
 
     /// Snapshot of the counts.
-    pub fn stats(&self) -> LoadStats {
+    pub(crate) fn stats(&self) -> LoadStats {
         LoadStats {
             attempts: self.attempts.load(Ordering::Relaxed),
             loaded: self.ok.load(Ordering::Relaxed),
@@ -245,7 +246,7 @@ impl<S: PageSource + ?Sized> PageSource for Box<S> {
 }
 
 /// Split a `Content-Type` header value into its media type (lower-cased) and charset.
-pub fn parse_content_type(value: &str) -> (String, Option<String>) {
+pub(crate) fn parse_content_type(value: &str) -> (String, Option<String>) {
     let mut parts = value.split(';');
     let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
     let charset = parts.find_map(|p| {
@@ -259,7 +260,7 @@ pub fn parse_content_type(value: &str) -> (String, Option<String>) {
 }
 
 /// Whether a media type is one templex parses as HTML.
-pub fn is_html_media_type(media: &str) -> bool {
+pub(crate) fn is_html_media_type(media: &str) -> bool {
     matches!(
         media,
         "" | "text/html" | "application/xhtml+xml" | "application/xml" | "text/xml" | "text/plain"

@@ -44,12 +44,12 @@ use serde::{Deserialize, Serialize};
 use crate::cluster::Fingerprint;
 use crate::template::model::{DecodeError, LearnedModel, blob_to_u64s, u64s_to_blob};
 
-pub use crate::template::model::ReferencePage;
+pub(crate) use crate::template::model::ReferencePage;
 
 /// Schema version written to the `meta` table; a store from a newer templex is refused.
-pub const SCHEMA_VERSION: i64 = 1;
+pub(crate) const SCHEMA_VERSION: i64 = 1;
 
-pub use crate::stable_hash::HASH_SCHEME;
+pub(crate) use crate::stable_hash::HASH_SCHEME;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -68,7 +68,7 @@ pub enum StoreError {
         why: String,
     },
     /// The file holds models whose codec scheme is not this templex's (a newer or older
-    /// templex wrote them, [`LearnedModel::scheme`]); reading them would match nothing.
+    /// templex wrote them, `LearnedModel::scheme`); reading them would match nothing.
     #[error(
         "template store holds {rows} {method} template(s) of model scheme {found}, and this \
          templex reads {}: they cannot be applied. Remove them with `templex store prune \
@@ -180,7 +180,7 @@ pub struct TemplateRow {
     pub cluster: u32,
     /// The method that learned it ([`crate::Method`] name).
     pub method: String,
-    /// The model codec's scheme ([`LearnedModel::scheme`]).
+    /// The model codec's scheme (`LearnedModel::scheme`).
     pub scheme: u32,
     /// The [`HASH_SCHEME`] of its hashes.
     pub hash_scheme: u32,
@@ -293,7 +293,7 @@ fn set_hash_scheme(conn: &Connection) -> rusqlite::Result<()> {
 impl TemplateStore {
     /// Open (creating if needed) a store file. A store of another hash scheme, or with
     /// models of another codec scheme, is refused ([`StoreError::HashScheme`],
-    /// [`StoreError::ModelScheme`]; see the [module docs](self)).
+    /// [`StoreError::ModelScheme`]).
     pub fn open(path: impl AsRef<Path>) -> Result<TemplateStore, StoreError> {
         let store = Self::init(Connection::open(path)?)?;
         if let Some(found) = store.stale_scheme()? {

@@ -14,8 +14,8 @@ use crate::stable_hash::Encoder;
 /// [`TableChunkModel`](super::TableChunkModel): keys are hashes, and a model whose keys were
 /// computed differently must not be applied (it would silently match nothing, or the wrong
 /// chunks). 2: keys are stable hashes of explicit bytes (the store's
-/// [hash scheme](crate::store#hash-scheme)).
-pub const KEY_SCHEME: u32 = 2;
+/// hash scheme, [`HASH_SCHEME`](crate::HASH_SCHEME)).
+pub(crate) const KEY_SCHEME: u32 = 2;
 
 /// Which elements end one text chunk and start the next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -24,7 +24,7 @@ pub enum Boundaries {
     /// The paper's table nodes: `table`, `tr`, `td`, `th`, `thead`, `tbody`, `tfoot`,
     /// `caption`. A page without tables is one chunk, unique to the page.
     Table,
-    /// Every block-level element ([`crate::dom::tags::is_block`]: the table nodes, `div`, `p`,
+    /// Every block-level element (`crate::dom::tags::is_block`: the table nodes, `div`, `p`,
     /// `li`, headings, `br`, …). The default: most pages lay out with `div`s and lists, and
     /// on the dev gold block chunks score far better (BENCHMARKS.md).
     #[default]
@@ -42,7 +42,7 @@ impl Boundaries {
 }
 
 /// The paper's "table nodes".
-pub fn is_table_node(tag: &LocalName) -> bool {
+pub(crate) fn is_table_node(tag: &LocalName) -> bool {
     matches!(
         *tag,
         local_name!("table")
@@ -88,7 +88,7 @@ pub struct Chunking {
     pub boundaries: Boundaries,
     /// Chunk keys.
     pub keys: ChunkKeys,
-    /// Informative image ALT text and file names are chunk text ([`image_text`]).
+    /// Informative image ALT text and file names are chunk text (`image_text`).
     pub images: bool,
 }
 
@@ -125,7 +125,7 @@ impl Chunk {
 
 /// Cut a page into text chunks, in document order (see the [module docs](super)). Iterative:
 /// arbitrarily deep pages are fine.
-pub fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
+pub(crate) fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
     let root = doc.body().unwrap_or(NodeId::ROOT);
     let n = doc.len();
     // Tag path per element: the chain of tag names from the root. Ids and classes are left
@@ -240,7 +240,7 @@ pub fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
 }
 
 /// The chunk keys of a page: all a learner needs of it.
-pub fn page_keys(doc: &Document, chunking: &Chunking) -> Vec<u64> {
+pub(crate) fn page_keys(doc: &Document, chunking: &Chunking) -> Vec<u64> {
     page_chunks(doc, chunking)
         .into_iter()
         .map(|c| c.key)

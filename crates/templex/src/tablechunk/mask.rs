@@ -44,7 +44,7 @@ impl Default for MaskRules {
 
 /// The template share of classified chunks (see
 /// [`TableChunkModel::template_share`](super::TableChunkModel::template_share)).
-pub fn template_share(chunks: &[(Chunk, bool)]) -> f64 {
+pub(crate) fn template_share(chunks: &[(Chunk, bool)]) -> f64 {
     let (mut tpl, mut all) = (0usize, 0usize);
     for (c, t) in chunks {
         let n = c.text.chars().count();
@@ -62,7 +62,7 @@ pub fn template_share(chunks: &[(Chunk, bool)]) -> f64 {
 
 /// The node mask of classified chunks under `rules` (see
 /// [`TableChunkModel::template_mask`](super::TableChunkModel::template_mask)).
-pub fn chunk_mask(doc: &Document, chunks: &[(Chunk, bool)], rules: &MaskRules) -> Vec<bool> {
+pub(crate) fn chunk_mask(doc: &Document, chunks: &[(Chunk, bool)], rules: &MaskRules) -> Vec<bool> {
     let n = doc.len();
     if !chunks.iter().any(|(_, t)| *t) {
         // No template chunk, no evidence: not even the scripts under <body> are template

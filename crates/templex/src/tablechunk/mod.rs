@@ -34,13 +34,14 @@
 mod chunking;
 mod mask;
 mod model;
+#[cfg(all(test, feature = "eval"))]
+mod tests;
 mod text;
 
-pub use chunking::{
-    Boundaries, Chunk, ChunkKeys, Chunking, KEY_SCHEME, is_table_node, page_chunks, page_keys,
-};
-pub use mask::{MaskRules, chunk_mask, template_share};
-pub use model::{TableChunkConfig, TableChunkLearner, TableChunkModel, learn};
-pub use text::{
-    UNINFORMATIVE, has_visible_text, image_name_words, image_text, informative_alt, normalize_text,
-};
+#[cfg(test)]
+pub(crate) use chunking::page_chunks;
+pub use chunking::{Boundaries, ChunkKeys, Chunking};
+pub(crate) use chunking::{KEY_SCHEME, page_keys};
+pub use mask::MaskRules;
+pub use model::TableChunkConfig;
+pub(crate) use model::{TableChunkLearner, TableChunkModel, learn};

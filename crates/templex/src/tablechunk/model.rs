@@ -7,7 +7,7 @@ use super::mask::{MaskRules, chunk_mask, template_share};
 use crate::dom::Document;
 use crate::pagelevel::sitelevel::{SiteLevel, df_threshold};
 
-/// Settings of [`learn`].
+/// Settings of `learn`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TableChunkConfig {
     /// Chunking and keys.
@@ -37,14 +37,14 @@ impl Default for TableChunkConfig {
 /// Streams a cluster's pages into chunk document frequencies (pass 1), for callers that
 /// see pages one at a time (a crawl, batch mode); [`learn`] is the one-call form.
 #[derive(Debug, Clone)]
-pub struct TableChunkLearner {
+pub(crate) struct TableChunkLearner {
     config: TableChunkConfig,
     df: SiteLevel,
 }
 
 impl TableChunkLearner {
     /// No pages yet.
-    pub fn new(config: TableChunkConfig) -> Self {
+    pub(crate) fn new(config: TableChunkConfig) -> Self {
         TableChunkLearner {
             config,
             df: SiteLevel::new(),
@@ -52,23 +52,18 @@ impl TableChunkLearner {
     }
 
     /// Count one page: each of its chunk keys once, however often it occurs.
-    pub fn add(&mut self, doc: &Document) {
+    pub(crate) fn add(&mut self, doc: &Document) {
         self.add_keys(&page_keys(doc, &self.config.chunking));
     }
 
     /// Count one page given its [`page_keys`] (batch runs keep only the keys of sampled
     /// pages, not the pages).
-    pub fn add_keys(&mut self, keys: &[u64]) {
+    pub(crate) fn add_keys(&mut self, keys: &[u64]) {
         self.df.add_hashes(keys);
     }
 
-    /// Pages counted.
-    pub fn pages(&self) -> usize {
-        self.df.pages()
-    }
-
     /// The learned template: the chunks at or above the threshold.
-    pub fn model(&self) -> TableChunkModel {
+    pub(crate) fn model(&self) -> TableChunkModel {
         let pages = self.df.pages();
         let threshold = df_threshold(pages, self.config.fraction, self.config.min_pages);
         TableChunkModel {
@@ -84,7 +79,7 @@ impl TableChunkLearner {
 }
 
 /// Learn the template chunks of a cluster of pages of one template (pass 1).
-pub fn learn<'a>(
+pub(crate) fn learn<'a>(
     pages: impl IntoIterator<Item = &'a Document>,
     config: &TableChunkConfig,
 ) -> TableChunkModel {

@@ -8,7 +8,7 @@ use crate::dom::Element;
 /// Collapse whitespace (Unicode's, so NBSP and the other fixed-width spaces too) to single
 /// spaces, trim, and drop zero-width characters and soft hyphens, which are invisible but
 /// differ between otherwise identical texts. Entities are already decoded by the parser.
-pub fn normalize_text(s: &str) -> String {
+pub(crate) fn normalize_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut pending_space = false;
     for c in s.chars() {
@@ -37,7 +37,7 @@ fn is_invisible_char(c: char) -> bool {
 }
 
 /// Whether [`normalize_text`] leaves anything of `s` (without building the string).
-pub fn has_visible_text(s: &str) -> bool {
+pub(crate) fn has_visible_text(s: &str) -> bool {
     s.chars()
         .any(|c| !c.is_whitespace() && !is_invisible_char(c))
 }
@@ -45,7 +45,7 @@ pub fn has_visible_text(s: &str) -> bool {
 /// Words that make an image name or ALT text say nothing: layout graphics, generic nouns,
 /// camera and size labels. Kept short and generic; anything else with a real word is
 /// informative.
-pub const UNINFORMATIVE: &[&str] = &[
+pub(crate) const UNINFORMATIVE: &[&str] = &[
     "img",
     "image",
     "images",
@@ -120,7 +120,7 @@ const IMAGE_EXTENSIONS: &[&str] = &[
 /// words](UNINFORMATIVE); the name is informative when one of them has 3 letters or more. Tokens that mix letters and digits over 8 characters or more are
 /// identifiers (hashes, upload ids) and dropped whole. Scripts without case or vowels
 /// (CJK, …) are kept as they are.
-pub fn image_name_words(src: &str) -> Option<String> {
+pub(crate) fn image_name_words(src: &str) -> Option<String> {
     let src = src.trim();
     // (`get`: byte 5 may fall inside a character of a non-ASCII name.)
     if src.len() > 5
@@ -200,7 +200,7 @@ fn informative_word(w: &str) -> bool {
 /// ALT text, when informative: normalized, and at least one real word that is not a layout
 /// word ("image", "spacer", "*", "" are not). ALT text that is a file name
 /// (`IMG_1234.jpg`, `home-button.gif`) goes through [`image_name_words`].
-pub fn informative_alt(alt: &str) -> Option<String> {
+pub(crate) fn informative_alt(alt: &str) -> Option<String> {
     let alt = normalize_text(alt);
     if alt.is_empty() {
         return None;
@@ -228,7 +228,7 @@ pub fn informative_alt(alt: &str) -> Option<String> {
 /// informative words of its file name that the ALT text does not already say. `img`,
 /// `input type=image` (ALT and `src`) and image-map `area`s (ALT only) count; lazy-loaded
 /// images name their file in `data-src` when `src` is a placeholder.
-pub fn image_text(e: &Element) -> Option<String> {
+pub(crate) fn image_text(e: &Element) -> Option<String> {
     let is_img = e.is(&local_name!("img"))
         || (e.is(&local_name!("input"))
             && e.attr("type")
@@ -346,5 +346,20 @@ mod tests {
             informative_alt("home-button.gif").as_deref(),
             Some("home button")
         );
+    }
+
+    // Fuzz finding 1 (`tests/it/fuzz_regressions.rs`): a `data:` URI test on `src[..5]`
+    // panicked when byte 5 fell inside a multi-byte character.
+
+    #[test]
+    fn finding_1_image_name_words_non_ascii_src() {
+        // "abcd" then 'é' at bytes 4..6: byte 5 is inside it.
+        let _ = image_name_words("abcd\u{e9}.gif");
+    }
+
+    #[test]
+    fn finding_1_informative_alt_file_name() {
+        // An ALT text that looks like a file name goes through image_name_words too.
+        let _ = informative_alt("\u{e9}\u{e9}\u{e9}.png");
     }
 }

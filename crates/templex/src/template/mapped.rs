@@ -30,7 +30,8 @@ use crate::source::{LoadStats, PageSource};
 pub enum TemplateRule {
     /// TemEx as published: every mapped node is template.
     Mapped,
-    /// Mapped and backed by mapped text (see [the module docs](super)).
+    /// Mapped and backed by mapped text: a mapped element is template only if the mapping
+    /// also matched text under it, or if it holds no text and its parent is template.
     #[default]
     TextEvidence,
 }
@@ -319,7 +320,7 @@ struct OwnKind<'o> {
 
 /// What [`protect_main_content`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Protection {
+pub(crate) enum Protection {
     /// The page-level main content was taken out of the template.
     Applied,
     /// The detector's region holds most of the template (a wrapper, the body): left alone.
@@ -331,7 +332,7 @@ pub enum Protection {
 /// HybEx's page-level step: the main content the page-level detector finds is never
 /// template — unless that region holds most of what the site-level method calls template,
 /// in which case the page-level guess is the implausible one and nothing changes.
-pub fn protect_main_content(doc: &Document, template: &mut [bool]) -> Protection {
+pub(crate) fn protect_main_content(doc: &Document, template: &mut [bool]) -> Protection {
     let content = page_content(doc, &ContentConfig::default());
     let Some(root) = content.root else {
         return Protection::NoContent;
@@ -351,7 +352,7 @@ pub fn protect_main_content(doc: &Document, template: &mut [bool]) -> Protection
 }
 
 /// Element descendants of `<body>`: the scoring unit and the guard's size measure.
-pub fn body_elements(doc: &Document) -> usize {
+pub(crate) fn body_elements(doc: &Document) -> usize {
     doc.body().map_or(0, |b| {
         doc.descendants(b)
             .filter(|d| doc.element(*d).is_some())

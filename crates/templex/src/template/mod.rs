@@ -20,7 +20,7 @@
 //!   page, so it stays content — which is what users and the gold standard mean.
 
 mod mapped;
-pub mod model;
+pub(crate) mod model;
 mod sample;
 
 use std::sync::Arc;
@@ -37,13 +37,13 @@ use crate::siblings::cs::{CsConfig, LinkOrder, SiblingRule, StopReason};
 use crate::source::{LoadError, LoadStats, PageSource};
 use crate::tablechunk::TableChunkConfig;
 
+pub use mapped::TemplateRule;
 use mapped::mapping_template;
+pub(crate) use mapped::protect_main_content;
 pub(crate) use mapped::{Guard, vote};
-pub use mapped::{Protection, TemplateRule, body_elements, protect_main_content};
-pub use sample::site_sample;
 use sample::{sitelevel_template, tablechunk_template};
 
-pub use crate::method::Method;
+pub(crate) use crate::method::Method;
 
 /// Settings of [`extract_template`].
 #[derive(Debug, Clone)]
@@ -64,7 +64,7 @@ pub struct TemplateConfig {
     pub guard: f64,
     /// Initial link order of the CS search.
     pub order: LinkOrder,
-    /// Adaptive link order (see [`crate::siblings::cs`]).
+    /// Adaptive link order (see `crate::siblings::cs`).
     pub adaptive: bool,
     /// Cap on sibling pages loaded.
     pub max_loads: usize,

@@ -109,7 +109,7 @@ pub(super) fn tablechunk_template(
 /// fingerprints are similar, [`crate::cluster`]), out of at most `n` loads: first the pages
 /// the key page links to (menus lead to pages of the same template), then a seeded sample of
 /// the pages the source can list, else pages found by following links breadth-first.
-pub fn site_sample(
+pub(crate) fn site_sample(
     source: &dyn PageSource,
     key_url: &Url,
     key_doc: &Document,

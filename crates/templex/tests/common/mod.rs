@@ -53,14 +53,12 @@ pub fn html_files(dir: &std::path::Path) -> Vec<PathBuf> {
     out
 }
 
-/// Evaluate a configuration of [`templex::template::extract_template`] on the dev gold
+/// Evaluate a configuration of [`templex::extract_template`] on the dev gold
 /// (`None`, with the notice, when the shared data is absent); prints the table.
-pub fn eval_dev_gold(
-    config: &templex::template::TemplateConfig,
-) -> Option<templex::eval::EvalReport> {
+pub fn eval_dev_gold(config: &templex::TemplateConfig) -> Option<templex::eval::EvalReport> {
     let data = data_dir()?;
-    let detect = |source: &templex::source::MirrorSource, url: &url::Url| {
-        templex::template::extract_template(source, url, config)
+    let detect = |source: &templex::MirrorSource, url: &url::Url| {
+        templex::extract_template(source, url, config)
             .map(templex::eval::Prediction::from)
             .map_err(|e| e.to_string())
     };

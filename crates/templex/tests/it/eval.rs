@@ -4,10 +4,8 @@ use crate::common;
 
 use std::time::{Duration, Instant};
 
-use templex::PageSource;
-use templex::dom::Selector;
 use templex::eval::{EvalReport, Prediction, evaluate, load_gold};
-use templex::source::MirrorSource;
+use templex::{MirrorSource, PageSource, Selector};
 use url::Url;
 
 /// A detector that marks every node template, timing itself.

@@ -63,17 +63,8 @@ fn replays_run_on_small_inputs() {
 // whole run stops). The tokenizer makes such bytes out of anything: a NUL in an attribute
 // becomes U+FFFD (3 bytes), windows-1252 bytes 0x80-0x9F become 2- and 3-byte characters.
 
-#[test]
-fn finding_1_image_name_words_non_ascii_src() {
-    // "abcd" then 'é' at bytes 4..6: byte 5 is inside it.
-    let _ = templex::tablechunk::image_name_words("abcd\u{e9}.gif");
-}
-
-#[test]
-fn finding_1_informative_alt_file_name() {
-    // An ALT text that looks like a file name goes through image_name_words too.
-    let _ = templex::tablechunk::informative_alt("\u{e9}\u{e9}\u{e9}.png");
-}
+// The finding's unit tests, on `image_name_words` and `informative_alt` themselves, are in
+// `src/tablechunk/text.rs`.
 
 #[test]
 fn finding_1_template_minimized() {

@@ -3,8 +3,7 @@
 
 use crate::common;
 
-use templex::links::extract_links_with;
-use templex::source::{MirrorSource, PageSource};
+use templex::{MirrorSource, PageSource, extract_links_with};
 
 /// Sites whose start-page links must resolve at ≥ 90 %.
 const MUST_RESOLVE: &[&str] = &[

@@ -6,14 +6,9 @@
 mod common;
 
 mod batch;
-mod content;
-mod dom;
 mod eval;
 mod fuzz_regressions;
-mod http_source;
-mod isotonic;
 mod links_mirror;
 mod pagelevel;
-mod tablechunk;
 mod template_site;
 mod warc_source;

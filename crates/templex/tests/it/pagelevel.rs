@@ -6,11 +6,11 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use templex::dom::{NodeId, parse_str, select};
-use templex::pagelevel::training::{SiteTrainConfig, site_samples};
-use templex::pagelevel::{Model, PageLevelConfig, TrainConfig, TrainingInfo, detect, train};
-use templex::source::{MirrorSource, PageSource};
-use templex::template::{Method, TemplateConfig, extract_template};
+use templex::train::{SiteTrainConfig, TrainConfig, TrainingInfo, site_samples, train};
+use templex::{
+    Method, MirrorSource, NodeId, PageLevelConfig, PageLevelModel as Model, PageSource,
+    TemplateConfig, detect_page_level as detect, extract_template, parse_str, select,
+};
 
 fn example() -> MirrorSource {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/site");

@@ -5,16 +5,14 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use templex::dom::{NodeId, select};
-use templex::source::{MirrorSource, PageSource};
-use templex::template::{TemplateConfig, extract_template};
+use templex::{MirrorSource, NodeId, PageSource, TemplateConfig, extract_template, select};
 
 fn example() -> MirrorSource {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/site");
     MirrorSource::new(dir, &["https://www.riverbend-garden.example/"]).unwrap()
 }
 
-fn all_template(r: &templex::template::TemplateResult, css: &str) -> bool {
+fn all_template(r: &templex::TemplateResult, css: &str) -> bool {
     let ids = select(&r.doc, css).unwrap();
     assert!(!ids.is_empty(), "{css} matches nothing");
     ids.iter().all(|id| {
@@ -24,7 +22,7 @@ fn all_template(r: &templex::template::TemplateResult, css: &str) -> bool {
     })
 }
 
-fn none_template(r: &templex::template::TemplateResult, css: &str) -> bool {
+fn none_template(r: &templex::TemplateResult, css: &str) -> bool {
     let ids = select(&r.doc, css).unwrap();
     assert!(!ids.is_empty(), "{css} matches nothing");
     ids.iter()
@@ -73,7 +71,7 @@ fn page_without_template_and_siblings_of_other_templates() {
     // By default PAGELEVEL steps in, and says so.
     let r = extract_template(&source, &url, &TemplateConfig::default()).unwrap();
     assert!(r.fallback);
-    assert_eq!(r.method, templex::template::Method::PageLevel);
+    assert_eq!(r.method, templex::Method::PageLevel);
     assert!(r.notes.iter().any(|n| n.contains("PAGELEVEL")));
     // The compost guide links the print page; it must not join (or empty) the template.
     let url = source.base_url().join("garden/compost-guide.html").unwrap();
@@ -169,9 +167,9 @@ fn dev_gold_floors_for(config: TemplateConfig, dostips_doc_floor: f64) {
 /// is no 3-CS of forum pages. The main site's pages must be refused, the other threads
 /// chosen as pages of the key page's own kind (and the report must say so), and the
 /// thread sidebar must come out as template.
-fn two_template_site() -> templex::source::MemorySource {
+fn two_template_site() -> templex::MemorySource {
     use url::Url;
-    let mut source = templex::source::MemorySource::new();
+    let mut source = templex::MemorySource::new();
     let u = |p: &str| Url::parse(&format!("https://two.example/{p}")).unwrap();
     let main_menu = r#"<ul id=menu><li><a href="/index.html">Home</a></li><li><a href="/about.html">About</a></li><li><a href="/contact.html">Contact</a></li><li><a href="/forum/index.html">Forum</a></li></ul>"#;
     let main_page = |title: &str, body: &str| {
@@ -220,13 +218,8 @@ fn host_with_two_templates_takes_the_key_pages_own_kind() {
         r.notes
     );
     assert!(paths.contains(&"/forum/thread2.html") && paths.contains(&"/forum/thread3.html"));
-    assert_eq!(
-        r.siblings,
-        templex::siblings::SiblingRule::OwnKind,
-        "{:?}",
-        r.notes
-    );
-    assert_eq!(r.stop, templex::siblings::StopReason::Exhausted);
+    assert_eq!(r.siblings, templex::SiblingRule::OwnKind, "{:?}", r.notes);
+    assert_eq!(r.stop, templex::StopReason::Exhausted);
     assert!(r.loads.attempts <= 7, "loads {}", r.loads.attempts);
     for css in ["div.forum-head", "aside.thread-side h3", "div.forum-foot"] {
         assert!(
@@ -236,7 +229,7 @@ fn host_with_two_templates_takes_the_key_pages_own_kind() {
         );
     }
     assert!(none_template(&r, "div.post p"), "posts are content");
-    let report = templex::output::template_report(&r);
+    let report = templex::template_report(&r);
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["siblings"], "own_kind");
 }

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use templex::source::warc::{WarcWriter, read_warc_pages, write_mirror_to_warc};
-use templex::source::{LoadError, PageSource, WarcSource};
+use templex::{
+    LoadError, PageSource, WarcSource, WarcWriter, read_warc_pages, write_mirror_to_warc,
+};
 use url::Url;
 
 fn url(s: &str) -> Url {

@@ -28,7 +28,7 @@ use crate::tablechunk::{
 };
 use crate::template::protect_main_content;
 
-pub use hybex::{HybExModel, ReferencePage};
+pub(crate) use hybex::{HybExModel, ReferencePage};
 
 /// A learned model's method, codec and scheme: what the template store needs to keep it.
 pub(crate) trait TemplateModel: Sized {
@@ -265,7 +265,7 @@ impl LearnedModel {
 
 /// What a learning method reads of a page: its table chunk keys ([`Method::TableChunk`]) or
 /// its SITELEVEL node hashes (the others).
-pub fn learn_keys(method: Method, doc: &Document, chunking: &Chunking) -> Vec<u64> {
+pub(crate) fn learn_keys(method: Method, doc: &Document, chunking: &Chunking) -> Vec<u64> {
     match method {
         Method::TableChunk => crate::tablechunk::page_keys(doc, chunking),
         _ => node_hashes(doc),

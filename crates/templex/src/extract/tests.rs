@@ -1,12 +1,12 @@
 //! Page-level content extraction: structure kept, boilerplate dropped, and an AEB floor.
 
-use crate::common;
+use crate::test_support as common;
 
 use std::collections::HashMap;
 use std::io::Read;
 
-use templex::dom::{parse_bytes, parse_bytes_lean, parse_str, strip_raw_text};
-use templex::extract::{ContentConfig, content_markdown, content_text, name_hint, page_content};
+use crate::extract::{ContentConfig, content_markdown, content_text, name_hint, page_content};
+use crate::{parse_bytes, parse_bytes_lean, parse_str, strip_raw_text};
 
 const ARTICLE: &str = r#"<!doctype html><html><head><title>Growing garlic | Garden Blog</title></head><body>
 <header><a href="/">Garden Blog</a><nav><ul><li><a href="/a">Home</a></li><li><a href="/b">Archive</a></li><li><a href="/c">About us</a></li></ul></nav></header>
@@ -331,7 +331,7 @@ fn lean_parse_gives_the_same_content() {
         <article><p>{PROSE}</p><script type="application/ld+json">{{"a": "</div>"}}</script><p>{PROSE}</p>
         <textarea><script>kept</script></textarea></article></body></html>"#
     );
-    let text = |doc: &templex::dom::Document| {
+    let text = |doc: &crate::Document| {
         let c = page_content(doc, &ContentConfig::default());
         content_text(doc, c.root.unwrap(), &|id| c.is_content(id))
     };
@@ -386,7 +386,7 @@ fn aeb_floor() {
         flate2::read::MultiGzDecoder::new(&raw[..])
             .read_to_end(&mut bytes)
             .unwrap();
-        let doc = templex::dom::parse_bytes(&bytes, None);
+        let doc = crate::parse_bytes(&bytes, None);
         let c = page_content(&doc, &ContentConfig::default());
         let text = c.root.map_or(String::new(), |r| {
             content_text(&doc, r, &|n| c.is_content(n))
@@ -576,7 +576,7 @@ fn wcxb_prf(gold: &str, pred: &str) -> (f64, f64, f64) {
 }
 
 /// WCXB dev (1,358 pages of seven types) with the benchmark's own metric, through the entry
-/// point every user calls ([`templex::extract::extract_page`]): floors overall and per page
+/// point every user calls ([`crate::extract_page`]): floors overall and per page
 /// type, a little under the figures in BENCHMARKS.md.
 #[test]
 fn wcxb_floors() {
@@ -614,11 +614,11 @@ fn wcxb_floors() {
         flate2::read::MultiGzDecoder::new(&raw[..])
             .read_to_end(&mut bytes)
             .unwrap();
-        let text = templex::extract::extract_page(
+        let text = crate::extract_page(
             &bytes,
-            &templex::extract::PageHints::default(),
+            &crate::PageHints::default(),
             &ContentConfig::default(),
-            &templex::Budget::default(),
+            &crate::Budget::default(),
         )
         .map(|c| (c.text(), c.metadata()))
         .unwrap_or_default();
@@ -723,8 +723,8 @@ fn content_that_is_one_linked_heading() {
         "<body><div><h2><a href=/x>Only a linked heading</a></h2></div></body>",
         "<body><h2><a href=/a>One</a></h2><h2><a href=/b>Two</a></h2></body>",
     ] {
-        let doc = templex::dom::parse_str(html);
-        let c = templex::extract::page_content(&doc, &templex::extract::ContentConfig::default());
+        let doc = crate::parse_str(html);
+        let c = crate::extract::page_content(&doc, &crate::ContentConfig::default());
         assert_eq!(c.keep.len(), doc.len());
     }
 }
@@ -736,14 +736,14 @@ fn every_site_page_is_handled() {
     let Some(data) = common::data_dir() else {
         return;
     };
-    let model = templex::pagelevel::Model::builtin();
+    let model = crate::PageLevelModel::builtin();
     let files = common::html_files(&data.join("sites"));
     assert!(files.len() > 4000);
     for f in files {
-        let doc = templex::dom::parse_bytes(&std::fs::read(&f).unwrap(), None);
-        let c = templex::extract::page_content(&doc, &templex::extract::ContentConfig::default());
+        let doc = crate::parse_bytes(&std::fs::read(&f).unwrap(), None);
+        let c = crate::extract::page_content(&doc, &crate::ContentConfig::default());
         assert_eq!(c.keep.len(), doc.len(), "{}", f.display());
-        let r = templex::pagelevel::detect(&doc, None, model, &Default::default());
+        let r = crate::detect_page_level(&doc, None, model, &Default::default());
         assert_eq!(r.template.len(), doc.len(), "{}", f.display());
     }
 }
@@ -756,15 +756,15 @@ fn text_parse_reads_like_lean_parse_on_every_site_page() {
     let Some(data) = common::data_dir() else {
         return;
     };
-    let chunking = templex::tablechunk::TableChunkConfig::default().chunking;
+    let chunking = crate::TableChunkConfig::default().chunking;
     let files = common::html_files(&data.join("sites"));
     assert!(files.len() > 4000);
     for f in files {
         let bytes = std::fs::read(&f).unwrap();
         let lean = parse_bytes_lean(&bytes, None);
-        let text = templex::dom::parse_bytes_text(&bytes, None);
+        let text = crate::parse_bytes_text(&bytes, None);
         assert_eq!(lean.len(), text.len(), "{}", f.display());
-        let content = |doc: &templex::dom::Document| {
+        let content = |doc: &crate::Document| {
             let c = page_content(doc, &ContentConfig::default());
             c.root
                 .map(|r| content_text(doc, r, &|id| c.is_content(id)))
@@ -772,20 +772,20 @@ fn text_parse_reads_like_lean_parse_on_every_site_page() {
         };
         assert_eq!(content(&lean), content(&text), "{}", f.display());
         assert_eq!(
-            templex::extract::page_title(&lean),
-            templex::extract::page_title(&text),
+            crate::extract::page_title(&lean),
+            crate::extract::page_title(&text),
             "{}",
             f.display()
         );
         assert_eq!(
-            templex::cluster::Fingerprint::of(&lean).0,
-            templex::cluster::Fingerprint::of(&text).0,
+            crate::cluster::Fingerprint::of(&lean).0,
+            crate::cluster::Fingerprint::of(&text).0,
             "{}",
             f.display()
         );
         assert_eq!(
-            templex::tablechunk::page_chunks(&lean, &chunking),
-            templex::tablechunk::page_chunks(&text, &chunking),
+            crate::tablechunk::page_chunks(&lean, &chunking),
+            crate::tablechunk::page_chunks(&text, &chunking),
             "{}",
             f.display()
         );

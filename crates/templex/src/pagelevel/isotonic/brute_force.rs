@@ -1,8 +1,8 @@
-//! Regularized tree isotonic regression (`templex::pagelevel::isotonic`) against brute force,
+//! Regularized tree isotonic regression against brute force,
 //! by hand, on degenerate shapes and through quantization.
 
+use super::{IsotonicError, SmoothOptions, Smoothing, cost, smooth};
 use proptest::prelude::*;
-use templex::pagelevel::isotonic::{IsotonicError, SmoothOptions, Smoothing, cost, smooth};
 
 /// splitmix64: reproducible randomness without another dev-dependency.
 struct Rng(u64);
@@ -490,7 +490,7 @@ fn star_of_100000_children_matches_closed_form() {
 #[test]
 fn dom_element_tree_smooths() {
     // How a caller feeds a templex page: element ids renumbered densely, parents mapped.
-    let doc = templex::dom::parse_str(
+    let doc = crate::parse_str(
         "<html><body><div id=nav><a>1</a><a>2</a></div><div id=main><p>text</p><p>more</p>\
          </div><div id=foot><a>x</a></div></body></html>",
     );

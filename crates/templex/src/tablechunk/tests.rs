@@ -2,16 +2,16 @@
 //! bars, coincidental content chunks, images, entities), robustness, the model's storage
 //! form, the bundled example site and a floor on the dev gold.
 
-use crate::common;
+use crate::test_support as common;
 
 use std::path::PathBuf;
 
-use templex::dom::{Document, NodeId, parse_bytes, parse_str, select};
-use templex::source::MirrorSource;
-use templex::tablechunk::{
+use crate::MirrorSource;
+use crate::tablechunk::{
     Boundaries, ChunkKeys, Chunking, TableChunkConfig, TableChunkModel, learn, page_chunks,
 };
-use templex::template::{Method, TemplateConfig, extract_template};
+use crate::{Document, NodeId, parse_bytes, parse_str, select};
+use crate::{Method, TemplateConfig, extract_template};
 
 /// The first element matching `css`.
 fn one(doc: &Document, css: &str) -> NodeId {
@@ -305,7 +305,7 @@ fn rotating_template_images_stay_template() {
     }
     // Symmetric image evidence: the changing logo is content.
     let symmetric = TableChunkConfig {
-        rules: templex::tablechunk::MaskRules {
+        rules: crate::MaskRules {
             image_chunks_template_only: false,
             ..Default::default()
         },
@@ -469,7 +469,7 @@ fn example_site_template_is_the_chrome() {
         );
     }
     // The reusable template keeps the page frame and the chrome, not the article.
-    let html = templex::output::template_html(&r.doc, &r.template, &r.key_url);
+    let html = crate::template_html(&r.doc, &r.template, &r.key_url);
     assert!(html.contains("<body") && html.contains("main-menu"));
     assert!(!html.contains("entry-title"));
     let (keep, name) = r.content_mask(&Default::default());

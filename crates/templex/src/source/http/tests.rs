@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use templex::source::http::{HttpFetcher, is_public_ip};
-use templex::source::{HttpConfig, HttpSource, LoadError, LoadStats, PageSource};
+use super::{HttpFetcher, is_public_ip};
+use crate::{HttpConfig, HttpSource, LoadError, LoadStats, PageSource};
 use url::Url;
 
 // ---------------------------------------------------------------------------------------

@@ -1,12 +1,12 @@
 //! DOM builder tests: tree invariants, round trips, charsets and hostile input.
 
-use crate::common;
+use crate::test_support as common;
 
-use proptest::prelude::*;
-use templex::dom::{
-    Document, MAX_DEPTH, NodeData, NodeId, decode, local_name, parse_bytes, parse_str,
-    parse_str_html5ever,
+use super::tokenize::MAX_DEPTH;
+use crate::dom::{
+    Document, NodeData, NodeId, decode, local_name, parse_bytes, parse_str, parse_str_html5ever,
 };
+use proptest::prelude::*;
 
 /// Parent links, document order and subtree ranges agree with each other.
 fn check_invariants(doc: &Document) {
@@ -218,8 +218,8 @@ fn hostile_tags_do_not_overflow_the_stack() {
                 let doc = parse_str(&html);
                 check_invariants(&doc);
                 assert!(all_text(&doc).contains("text"), "{shape:?}");
-                let _ = templex::dom::parse_bytes_lean(html.as_bytes(), None);
-                let _ = templex::dom::parse_bytes_text(html.as_bytes(), None);
+                let _ = crate::parse_bytes_lean(html.as_bytes(), None);
+                let _ = crate::parse_bytes_text(html.as_bytes(), None);
             }
         })
         .expect("thread")
