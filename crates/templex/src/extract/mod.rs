@@ -491,6 +491,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     let root = tighten(doc, best, &candidates, &agg, config);
     let (root, parts) = widen(doc, body, root, &agg, config);
     let (root, parts) = grow_to_article(doc, body, root, parts, &agg);
+    let (root, parts) = grow_to_main(doc, body, root, parts, &agg);
     let (root, parts, records) = match records(doc, body, &agg) {
         Some(list) if is_listing(doc, root, list, &agg, declares_article(doc)) => {
             let root = if doc.contains(root, list.container) {
@@ -870,6 +871,46 @@ fn grow_to_article(
     }
     (root, parts)
 }
+
+/// A page that declares its main content (`<main>`, `role="main"`) and spreads it over
+/// sibling sections (a service page's hero, features, pricing, FAQ) is content as a whole:
+/// the best single section holds a fraction of it. When the declared element holds
+/// [`MAIN_GROWTH`] times the prose of the content found, it becomes the content (what in it
+/// is boilerplate, [`prune`] drops). Pages that declare an article keep the article: their
+/// `<main>` holds related stories beside it.
+fn grow_to_main(
+    doc: &Document,
+    body: NodeId,
+    root: NodeId,
+    parts: Vec<NodeId>,
+    agg: &Aggregates,
+) -> (NodeId, Vec<NodeId>) {
+    let main = doc.ancestors(root).take_while(|a| *a != body).find(|a| {
+        doc.element(*a).is_some_and(|e| {
+            e.name.local == local_name!("main")
+                || e.attr("role")
+                    .is_some_and(|r| r.eq_ignore_ascii_case("main"))
+        })
+    });
+    match main {
+        Some(main)
+            if !agg.excluded[main.index()]
+                && agg.prose[main.index()] >= MAIN_GROWTH * agg.prose[root.index()]
+                && !declares_article(doc)
+                && !doc
+                    .ancestors(root)
+                    .take_while(|a| *a != main)
+                    .any(|a| doc.tag(a).is_some_and(|t| *t == local_name!("article"))) =>
+        {
+            (main, vec![main])
+        }
+        _ => (root, parts),
+    }
+}
+
+/// How much more prose than the content found a declared main element must hold to be the
+/// content ([`grow_to_main`]).
+const MAIN_GROWTH: f64 = 2.0;
 
 /// The keep mask of the container `root`: its nodes minus excluded and boilerplate-like
 /// parts (link clusters, teasers, boilerplate names, forms, labels, date lines, captions,

@@ -697,13 +697,13 @@ fn norm_date(s: &str) -> String {
 
 /// Overall first, then per page type.
 const WCXB_FLOORS: [(&str, f64); 8] = [
-    ("overall", 0.80),
+    ("overall", 0.805),
     ("article", 0.935),
     ("forum", 0.69),
-    ("product", 0.53),
-    ("listing", 0.505),
+    ("product", 0.555),
+    ("listing", 0.515),
     ("collection", 0.49),
-    ("service", 0.735),
+    ("service", 0.745),
     ("documentation", 0.90),
 ];
 
