@@ -1,6 +1,6 @@
 //! Hostile page shapes against typical pages: milliseconds per megabyte of every stage.
 //!
-//! `cargo bench -p templex --bench adversarial [-- --sizes 1,10]` generates each shape
+//! `cargo bench -p templex --bench adversarial [-- --sizes 1,10] [--only 'lists,<a>']` generates each shape
 //! (nothing is stored) at 1 MB and 10 MB and times, in one process:
 //! - `parse`: decoding and the lean parse;
 //! - `content`: page-level main content (`extract_page`, parse included);
@@ -10,7 +10,9 @@
 //!
 //! The reference is the same stages on typical pages: the dev data's site mirrors (set
 //! TEMPLEX_DATA if they are not at `../shared/data`), else the bundled example site. Every
-//! shape should be within 5× of typical per megabyte, and none over 1 s at 10 MB.
+//! shape should be within 5× of typical per megabyte, and none over 1 s at 10 MB. The
+//! table also gives each page's density (thousands of nodes per megabyte) and the worst
+//! stage's ratio to typical per node.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -124,11 +126,11 @@ fn site_of(body: &str) -> (MemorySource, Url) {
     (site, urls[0].clone())
 }
 
-/// Time of each stage on one page.
-fn time_stages(page: &str) -> [Duration; 5] {
+/// Time of each stage on one page, and the page's node count (of the lean parse).
+fn time_stages(page: &str) -> ([Duration; 5], usize) {
     let mut out = [Duration::ZERO; 5];
     let t = Instant::now();
-    let _ = templex::parse_bytes_lean(page.as_bytes(), None);
+    let nodes = templex::parse_bytes_lean(page.as_bytes(), None).len();
     out[0] = t.elapsed();
     let t = Instant::now();
     let _ = extract_page(
@@ -150,7 +152,7 @@ fn time_stages(page: &str) -> [Duration; 5] {
             eprintln!("  {method}: {e}");
         }
     }
-    out
+    (out, nodes)
 }
 
 fn ms_per_mb(d: Duration, bytes: usize) -> f64 {
@@ -193,12 +195,14 @@ fn main() {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .collect();
     let mut sum = [Duration::ZERO; 5];
-    let mut bytes = 0;
+    let (mut bytes, mut nodes) = (0, 0);
     for page in &typical {
-        for (s, t) in sum.iter_mut().zip(time_stages(page)) {
+        let (times, n) = time_stages(page);
+        for (s, t) in sum.iter_mut().zip(times) {
             *s += t;
         }
         bytes += page.len();
+        nodes += n;
     }
     let base: Vec<f64> = sum.iter().map(|d| ms_per_mb(*d, bytes)).collect();
     println!(
@@ -206,27 +210,43 @@ fn main() {
         typical.len(),
         bytes as f64 / 1e6
     );
+    // Dense shapes have many more nodes per byte than typical pages, and most stages cost
+    // about the same per node: the last column compares the worst stage per node (per byte
+    // for a page sparser than typical).
+    let kn_per_mb = |n: usize, b: usize| n as f64 / 1e3 / (b as f64 / 1e6);
+    let base_kn = kn_per_mb(nodes, bytes);
     println!(
-        "| shape | MB | {} | worst × typical |",
+        "| shape | MB | k nodes/MB | {} | worst × typical | per node |",
         STAGES
             .iter()
             .map(|s| format!("{s} ms/MB"))
             .collect::<Vec<_>>()
             .join(" | ")
     );
-    println!("|---|---:|{}---:|", "---:|".repeat(STAGES.len()));
+    println!("|---|---:|---:|{}---:|---:|", "---:|".repeat(STAGES.len()));
     println!(
-        "| typical pages | {:.1} | {} | 1.0 |",
+        "| typical pages | {:.1} | {base_kn:.0} | {} | 1.0 | 1.0 |",
         bytes as f64 / 1e6,
         base.iter()
             .map(|v| format!("{v:.1}"))
             .collect::<Vec<_>>()
             .join(" | ")
     );
+    // `--only a,b`: just the shapes whose names contain one of these (for profiling).
+    let only: Vec<String> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
     for &size in &sizes {
         for (name, make) in SHAPES {
+            if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
+                continue;
+            }
             let page = make(size);
-            let t = time_stages(&page);
+            let (t, n) = time_stages(&page);
+            let kn = kn_per_mb(n, page.len());
             let per: Vec<f64> = t.iter().map(|d| ms_per_mb(*d, page.len())).collect();
             let worst = per
                 .iter()
@@ -234,8 +254,10 @@ fn main() {
                 .map(|(v, b)| v / b.max(1e-9))
                 .fold(0.0, f64::max);
             let slowest = t.iter().max().copied().unwrap_or_default();
+            // A page sparser than typical pages is compared per byte.
+            let per_node = worst * base_kn / kn.max(base_kn);
             println!(
-                "| {name} | {:.1} | {} | {worst:.1}{} |",
+                "| {name} | {:.1} | {kn:.0} | {} | {worst:.1}{} | {per_node:.1} |",
                 page.len() as f64 / 1e6,
                 per.iter()
                     .map(|v| format!("{v:.1}"))
