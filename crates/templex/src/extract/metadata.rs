@@ -69,9 +69,9 @@ struct Scan {
     author_props: Vec<NodeId>,
     /// `<a rel="author">`.
     rel_author: Vec<NodeId>,
-    /// Elements whose class or id names an author or byline.
+    /// Small elements whose class or id names an author or byline.
     bylines: Vec<NodeId>,
-    /// Elements whose class or id names a date.
+    /// Small elements whose class or id names a date.
     datelines: Vec<NodeId>,
     /// Elements with `itemprop="datePublished"` (not `<meta>`, `<time>`).
     date_props: Vec<NodeId>,
@@ -120,6 +120,11 @@ const META_AUTHOR: &[&str] = &[
     "citation_author",
     "byl",
 ];
+
+/// Bylines, datelines and the elements that carry an author's name or the publication date
+/// are small: a few words in at most this many nodes (a wrapper around a bio or a list of
+/// posts is not one).
+const SMALL_ELEMENT: usize = 32;
 
 /// How many texts after the headline a dateline is looked for in (a quarter as many before).
 const NEAR_HEADLINE: usize = 40;
@@ -170,14 +175,17 @@ impl Scan {
             if *tag == local_name!("h1") {
                 s.h1.push(id);
             }
+            let small = doc.subtree_size(id) <= SMALL_ELEMENT;
             let itemprop = el.attr("itemprop").map(str::to_ascii_lowercase);
             if *tag == local_name!("time") && el.attr("datetime").is_some() {
                 s.times.push(id);
                 continue;
             }
             match itemprop.as_deref() {
-                Some("author" | "creator") => s.author_props.push(id),
-                Some("datepublished") => s.date_props.push(id),
+                // Outermost ones only: their subtrees are read, and nested ones would make
+                // that grow with depth × nodes.
+                Some("author" | "creator") => push_outermost(doc, &mut s.author_props, id),
+                Some("datepublished") => push_outermost(doc, &mut s.date_props, id),
                 _ => {}
             }
             if *tag == local_name!("a")
@@ -194,7 +202,7 @@ impl Scan {
                 names.push_str(a);
                 names.push(' ');
             }
-            if names.is_empty() {
+            if names.is_empty() || !small {
                 continue;
             }
             names.make_ascii_lowercase();
@@ -305,14 +313,7 @@ impl Scan {
                 .or_else(|| byline_name(doc, id))
         });
         prop.or_else(|| self.rel_author.iter().find_map(|&id| byline_name(doc, id)))
-            .or_else(|| {
-                self.bylines.iter().find_map(|&id| {
-                    // A byline is a few words; a wrapper around a bio or a list of posts is not.
-                    (doc.subtree_size(id) <= 32)
-                        .then(|| byline_name(doc, id))
-                        .flatten()
-                })
-            })
+            .or_else(|| self.bylines.iter().find_map(|&id| byline_name(doc, id)))
     }
 
     fn meta_date(&self) -> Option<String> {
@@ -340,12 +341,9 @@ impl Scan {
     }
 
     fn visible_date(&self, doc: &Document) -> Option<String> {
-        self.datelines.iter().find_map(|&id| {
-            if doc.subtree_size(id) > 32 {
-                return None;
-            }
-            parse_date(&doc.visible_text(id))
-        })
+        self.datelines
+            .iter()
+            .find_map(|&id| parse_date(&doc.visible_text(id)))
     }
 
     /// The first date written alone in a short text near the page's headline (the first
@@ -388,6 +386,14 @@ impl Scan {
                 self.meta(&["content-language", "og:locale", "language", "dc.language"])
                     .find_map(primary_language)
             })
+    }
+}
+
+/// Push `id` unless it is inside the last element pushed (elements come in document order,
+/// so that one holds any earlier element that holds `id`).
+fn push_outermost(doc: &Document, list: &mut Vec<NodeId>, id: NodeId) {
+    if list.last().is_none_or(|&last| !doc.contains(last, id)) {
+        list.push(id);
     }
 }
 
@@ -651,8 +657,8 @@ const MAIN_TYPES: &[&str] = &[
 
 impl StructuredData {
     fn parse(doc: &Document) -> StructuredData {
-        let mut scripts: Vec<String> = doc.json_ld.clone();
-        if scripts.is_empty() {
+        let mut in_tree: Vec<String> = Vec::new();
+        if doc.json_ld.is_empty() {
             // A full parse keeps the scripts in the tree.
             for id in doc.elements() {
                 let Some(el) = doc.element(id) else { continue };
@@ -661,13 +667,18 @@ impl StructuredData {
                         .attr("type")
                         .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
                 {
-                    scripts.push(doc.text_content(id));
+                    in_tree.push(doc.text_content(id));
                 }
             }
         }
+        let scripts = if doc.json_ld.is_empty() {
+            &in_tree
+        } else {
+            &doc.json_ld
+        };
         // Candidates: (rank of the type in MAIN_TYPES, the object).
         let mut items: Vec<(usize, Value)> = Vec::new();
-        for s in &scripts {
+        for s in scripts {
             let Ok(v) = serde_json::from_str::<Value>(s.trim()) else {
                 continue;
             };

@@ -75,16 +75,12 @@ impl Default for ContentConfig {
 }
 
 /// The detected main content of a page.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Content {
     /// The main-content container (`None` when the page has no text).
-    #[serde(skip)]
     pub root: Option<NodeId>,
     /// Per node id: whether the node belongs to the content (kept for output).
-    #[serde(skip)]
     pub keep: Vec<bool>,
-    /// The page title (`og:title`, else `<title>`, else the first `<h1>`).
-    pub title: Option<String>,
 }
 
 impl Content {
@@ -475,18 +471,18 @@ fn block_value(b: &Block) -> f64 {
 /// nearly all of it, widened by sibling containers with prose and grown to its `<article>`;
 /// then what is boilerplate inside it is pruned, and so are headings left without a section.
 pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
+    // The title tells the headline, which goes to the title rather than the text.
     let title = page_title(doc);
-    let nothing = |title| Content {
+    let nothing = || Content {
         root: None,
         keep: vec![false; doc.len()],
-        title,
     };
     let Some(body) = doc.body() else {
-        return nothing(title);
+        return nothing();
     };
     let agg = Aggregates::measure(doc, body, config);
     let Some((best, candidates)) = choose(doc, body, &agg) else {
-        return nothing(title);
+        return nothing();
     };
     let root = tighten(doc, best, &candidates, &agg, config);
     let (root, parts) = widen(doc, body, root, &agg, config);
@@ -508,7 +504,6 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     Content {
         root: Some(root),
         keep,
-        title,
     }
 }
 

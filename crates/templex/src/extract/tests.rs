@@ -60,7 +60,10 @@ fn article_keeps_structure_and_drops_boilerplate() {
             "unexpected {unwanted:?} in:\n{text}"
         );
     }
-    assert_eq!(c.title.as_deref(), Some("Growing garlic | Garden Blog"));
+    assert_eq!(
+        crate::extract::page_title(&doc).as_deref(),
+        Some("Growing garlic | Garden Blog")
+    );
 }
 
 #[test]
