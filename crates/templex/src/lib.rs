@@ -62,6 +62,7 @@ mod links;
 mod mapping;
 mod method;
 mod output;
+mod page;
 mod pagelevel;
 mod siblings;
 mod source;
@@ -111,9 +112,8 @@ pub use crate::tablechunk::{Boundaries, ChunkKeys, Chunking, MaskRules, TableChu
 pub use crate::template::{TemplateConfig, TemplateResult, TemplateRule, extract_template};
 
 // ---- 5. Main content of one page ----
-pub use crate::extract::{
-    ContentConfig, Metadata, PageContent, PageHints, content_text, extract_page, non_template_mask,
-};
+pub use crate::extract::{ContentConfig, Metadata, content_text, non_template_mask};
+pub use crate::page::{PageContent, PageHints, extract_page};
 
 // ---- 6. Outputs ----
 pub use crate::output::{

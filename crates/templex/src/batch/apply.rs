@@ -8,8 +8,9 @@ use std::time::Instant;
 
 use crate::cluster::Fingerprint;
 use crate::dom::{Document, NodeId, PageError, ParseMode, parse_page};
-use crate::extract::{content_markdown, content_text, non_template_mask, page_content, page_title};
+use crate::extract::{content_markdown, content_text, non_template_mask, page_title};
 use crate::method::Method;
+use crate::page::page_level_content;
 use crate::template::model::{Applier, LearnedModel, ModelPage};
 
 use super::config::BatchConfig;
@@ -137,7 +138,7 @@ pub(super) fn apply_one(
             )
         }
         None => {
-            let c = page_content(doc, &config.content);
+            let c = page_level_content(doc, rec.url.as_ref(), &config.content);
             let root = c.root.unwrap_or(body);
             let keep = |id: NodeId| c.is_content(id);
             (

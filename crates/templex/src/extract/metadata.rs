@@ -603,7 +603,7 @@ fn worded_date(text: &str) -> Option<String> {
 }
 
 /// A date in a URL's path: `/2024/05/28/` or `/2024-05-28-`.
-pub(super) fn url_date(url: &Url) -> Option<String> {
+pub(crate) fn url_date(url: &Url) -> Option<String> {
     let segments: Vec<&str> = url.path_segments()?.collect();
     for w in segments.windows(3) {
         let num = |s: &str, n: usize| (s.len() == n).then(|| s.parse::<u32>().ok()).flatten();

@@ -12,16 +12,13 @@
 
 mod blocks;
 mod metadata;
-mod page;
 mod render;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use blocks::{Block, BlockKind, segment_blocks};
 pub use metadata::Metadata;
-pub(crate) use metadata::page_metadata;
-pub(crate) use page::{ContentTimings, outside_content};
-pub use page::{PageContent, PageHints, extract_page};
+pub(crate) use metadata::{page_metadata, url_date};
 pub use render::content_text;
 pub(crate) use render::{content_html, content_markdown};
 
@@ -59,6 +56,10 @@ pub struct ContentConfig {
     /// Leave the headline (an `<h1>` repeating the page title) out of the text: it is the
     /// `title`.
     pub drop_headline: bool,
+    /// A page whose main container holds less than this share of the words that the
+    /// page-level template detector leaves is a page that spreads its content (listings,
+    /// threads, service pages): all of those words are its content (0 disables).
+    pub spread: f64,
 }
 
 impl Default for ContentConfig {
@@ -70,6 +71,7 @@ impl Default for ContentConfig {
             drop_captions: true,
             drop_headline: true,
             expand: 0.2,
+            spread: 0.4,
         }
     }
 }
@@ -507,6 +509,54 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     }
 }
 
+/// The content of a page that spreads it over the whole page (a listing's cards, a
+/// thread's posts, a service page's sections): what `template` (the page-level template
+/// detector's verdict) leaves, minus what is never content — hidden, chrome by its tag
+/// (`<nav>`, `<aside>`, `<footer>`), controls, forms beside the content. Comment-named
+/// elements stay: on such a page they are the posts. The filters [`page_content`] applies
+/// inside its container (labels, link clusters, date lines) do not: a listing's prices,
+/// links and dates are its records.
+pub(crate) fn spread_content(doc: &Document, config: &ContentConfig, template: &[bool]) -> Content {
+    let mut keep = vec![false; doc.len()];
+    let Some(body) = doc.body() else {
+        return Content { root: None, keep };
+    };
+    let config = ContentConfig {
+        comments: true,
+        ..config.clone()
+    };
+    let agg = Aggregates::measure(doc, body, &config);
+    let allowed = non_template_mask(doc, template);
+    for id in doc.subtree(body).map(NodeId) {
+        let i = id.index();
+        keep[i] = allowed[i]
+            && (id == body
+                || (!agg.excluded[i]
+                    && !is_side_form(doc, id, &agg.words, body)
+                    && doc.parent(id).is_some_and(|p| keep[p.index()])));
+    }
+    Content {
+        root: Some(body),
+        keep,
+    }
+}
+
+/// A form beside the content (search, comment, sign-up): one that holds less than half the
+/// page's words. Forums wrap a whole thread in a moderation `<form>`: that one stays.
+fn is_side_form(doc: &Document, id: NodeId, words: &[u32], body: NodeId) -> bool {
+    doc.tag(id).is_some_and(|t| *t == local_name!("form"))
+        && f64::from(words[id.index()]) < MAJORITY * f64::from(words[body.index()])
+}
+
+/// Words of the visible text under `root` of the nodes that `keep` keeps.
+pub(crate) fn kept_words(doc: &Document, root: NodeId, keep: impl Fn(NodeId) -> bool) -> usize {
+    visible_descendants(doc, root)
+        .filter(|id| keep(*id))
+        .filter_map(|id| doc.text(id))
+        .map(|t| t.split_whitespace().count())
+        .sum()
+}
+
 /// Per node, the aggregates of its subtree's text blocks and the verdicts on its tag and
 /// names: what every phase of [`page_content`] weighs elements by.
 struct Aggregates {
@@ -821,7 +871,7 @@ fn is_listing(
 
 /// Whether the page says it is an article (`og:type` `article`): then lists beside the
 /// prose are related stories, not the content.
-fn declares_article(doc: &Document) -> bool {
+pub(crate) fn declares_article(doc: &Document) -> bool {
     open_graph(doc, "og:type").is_some_and(|t| t.eq_ignore_ascii_case("article"))
 }
 

@@ -700,14 +700,14 @@ fn norm_date(s: &str) -> String {
 
 /// Overall first, then per page type.
 const WCXB_FLOORS: [(&str, f64); 8] = [
-    ("overall", 0.805),
-    ("article", 0.935),
-    ("forum", 0.69),
-    ("product", 0.555),
-    ("listing", 0.515),
-    ("collection", 0.49),
-    ("service", 0.745),
-    ("documentation", 0.90),
+    ("overall", 0.83),
+    ("article", 0.94),
+    ("forum", 0.74),
+    ("product", 0.57),
+    ("listing", 0.62),
+    ("collection", 0.56),
+    ("service", 0.77),
+    ("documentation", 0.91),
 ];
 
 /// A page whose main content is a single linked heading: teaser-card detection must not

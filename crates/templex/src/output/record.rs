@@ -6,7 +6,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::Method;
-use crate::extract::PageContent;
+use crate::page::PageContent;
 
 /// How a record carries the content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

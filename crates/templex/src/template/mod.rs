@@ -30,8 +30,9 @@ use serde::Serialize;
 use url::Url;
 
 use crate::dom::{Document, NodeId};
-use crate::extract::{ContentConfig, ContentTimings, PageContent, page_content};
+use crate::extract::ContentConfig;
 use crate::mapping::Equality;
+use crate::page::{ContentTimings, PageContent, page_level_content};
 use crate::pagelevel::{Model, PageLevelConfig, Segment, SiteLevelConfig};
 use crate::siblings::cs::{CsConfig, LinkOrder, SiblingRule, StopReason};
 use crate::source::{LoadError, LoadStats, PageSource};
@@ -282,7 +283,11 @@ impl TemplateResult {
             Method::MainContent => false,
         };
         if !site_evidence {
-            return (page_content(&self.doc, config).keep, Method::MainContent);
+            let url = Some(&self.key_url);
+            return (
+                page_level_content(&self.doc, url, config).keep,
+                Method::MainContent,
+            );
         }
         (
             crate::extract::non_template_mask(&self.doc, &self.template),
@@ -384,8 +389,8 @@ fn pagelevel_template(
 /// content is template (elements holding content stay out of the template).
 fn maincontent_template(key_url: &Url, doc: Document, key_page: Duration) -> TemplateResult {
     let t = Instant::now();
-    let keep = page_content(&doc, &ContentConfig::default()).keep;
-    let template = crate::extract::outside_content(&doc, &keep);
+    let keep = page_level_content(&doc, Some(key_url), &ContentConfig::default()).keep;
+    let template = crate::page::outside_content(&doc, &keep);
     let mut result = lone_result(Method::MainContent, key_url, doc, template, key_page);
     result.timings.mapping = t.elapsed();
     result

@@ -6,9 +6,13 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
-use super::{ContentConfig, content_html, content_markdown, content_text, page_content};
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, parse_page};
+use crate::extract::{
+    Content, ContentConfig, Metadata, content_html, content_markdown, content_text,
+    declares_article, kept_words, page_content, page_metadata, spread_content, url_date,
+};
 use crate::method::Method;
+use crate::pagelevel::{self, Model as PageLevelModel, PageLevelConfig};
 
 /// What is known of a page besides its bytes.
 #[derive(Debug, Clone, Default)]
@@ -38,7 +42,7 @@ pub struct PageContent {
     root: NodeId,
     keep: Vec<bool>,
     /// Without the URL's date, known only from [`with_context`](Self::with_context).
-    metadata: super::Metadata,
+    metadata: Metadata,
     method: Method,
     url: Option<Url>,
     timings: ContentTimings,
@@ -46,9 +50,9 @@ pub struct PageContent {
 
 impl PageContent {
     /// The content of `doc` given as a keep mask (per node id) under `root`, found by
-    /// `method`. The title is [`Metadata::title`](super::Metadata::title).
+    /// `method`. The title is [`Metadata::title`](Metadata::title).
     pub fn new(doc: Document, root: NodeId, keep: Vec<bool>, method: Method) -> PageContent {
-        let metadata = super::page_metadata(&doc, None);
+        let metadata = page_metadata(&doc, None);
         PageContent {
             doc,
             root,
@@ -60,9 +64,9 @@ impl PageContent {
         }
     }
 
-    /// The page-level main content of an already parsed page.
+    /// The page-level main content of an already parsed page ([`page_level_content`]).
     pub fn main_content(doc: Document, config: &ContentConfig) -> PageContent {
-        let c = page_content(&doc, config);
+        let c = page_level_content(&doc, None, config);
         let root = c.root.unwrap_or(NodeId::ROOT);
         PageContent::new(doc, root, c.keep, Method::MainContent)
     }
@@ -89,16 +93,16 @@ impl PageContent {
         content_html(&self.doc, self.root, &|id| self.is_content(id))
     }
 
-    /// The page title ([`Metadata::title`](super::Metadata::title)).
+    /// The page title ([`Metadata::title`](Metadata::title)).
     pub fn title(&self) -> Option<&str> {
         self.metadata.title.as_deref()
     }
 
     /// The page's title, author, publication date and language.
-    pub fn metadata(&self) -> super::Metadata {
+    pub fn metadata(&self) -> Metadata {
         let mut m = self.metadata.clone();
         if m.date.is_none() {
-            m.date = self.url.as_ref().and_then(super::metadata::url_date);
+            m.date = self.url.as_ref().and_then(url_date);
         }
         m
     }
@@ -149,13 +153,69 @@ pub fn extract_page(
     // Scripts and styles carry no content: the lean parse leaves their text out.
     let doc = parse_page(bytes, hints.charset.as_deref(), ParseMode::Lean, budget, t0)?;
     let parse = t0.elapsed();
-    let content = PageContent::main_content(doc, config);
+    let c = page_level_content(&doc, hints.url.as_ref(), config);
+    let root = c.root.unwrap_or(NodeId::ROOT);
+    let content = PageContent::new(doc, root, c.keep, Method::MainContent);
     budget.check_time(t0, "finding the content")?;
     let timings = ContentTimings {
         parse,
         extract: t0.elapsed() - parse,
     };
     Ok(content.with_context(hints.url.clone(), timings))
+}
+
+/// The content of a page without its site, from two views of it: the main container
+/// ([`page_content`]: the densest prose and what belongs to it) and what is not chrome
+/// (the page-level template detector, PAGELEVEL). An article's container holds most of
+/// what is not chrome; a listing's, a thread's or a service page's holds one card, post or
+/// section of it. When the container holds less than [`ContentConfig::spread`] of the
+/// words that are not chrome, the page spreads its content and all of them are content
+/// ([`spread_content`]).
+pub(crate) fn page_level_content(
+    doc: &Document,
+    url: Option<&Url>,
+    config: &ContentConfig,
+) -> Content {
+    choose_view(doc, config, || {
+        pagelevel::detect(
+            doc,
+            url,
+            PageLevelModel::builtin(),
+            &PageLevelConfig::default(),
+        )
+        .template
+    })
+}
+
+/// [`page_level_content`] given what is chrome (asked for only when the container could
+/// hold too little of the page).
+fn choose_view(
+    doc: &Document,
+    config: &ContentConfig,
+    chrome: impl FnOnce() -> Vec<bool>,
+) -> Content {
+    let container = page_content(doc, config);
+    let Some(body) = doc.body() else {
+        return container;
+    };
+    // A page that says it is an article has its content in one place: what else it shows
+    // (comments, related stories) is not its content.
+    if config.spread <= 0.0 || declares_article(doc) {
+        return container;
+    }
+    let root = container.root.unwrap_or(body);
+    let inside = kept_words(doc, root, |id| container.is_content(id)) as f64;
+    // What is not chrome is at most the page's words: the detector runs only when the
+    // container could fall under the share.
+    if inside >= config.spread * kept_words(doc, body, |_| true) as f64 {
+        return container;
+    }
+    let spread = spread_content(doc, config, &chrome());
+    if inside < config.spread * kept_words(doc, body, |id| spread.is_content(id)) as f64 {
+        spread
+    } else {
+        container
+    }
 }
 
 /// The template mask that a content keep mask implies: the elements below `<body>` that are
@@ -207,6 +267,89 @@ mod tests {
         assert!(!text.contains("Home") && !text.contains("2024"), "{text}");
         assert!(c.markdown().contains("## Sub"), "{}", c.markdown());
         assert!(c.html().contains("<p>"), "{}", c.html());
+    }
+
+    /// The spread view keeps what the template mask leaves, but never chrome by its tag or
+    /// a form beside the content; a thread-wide form and comment-named posts stay.
+    #[test]
+    fn spread_content_keeps_what_is_not_chrome() {
+        let doc = crate::dom::parse_str(
+            "<body><div id=top><a href=/>Home</a></div><div id=posts><form id=thread>\
+             <div class=comment>First post of the thread, with words.</div>\
+             <div class=comment>A reply to it, with more words and a question?</div>\
+             <div class=comment>Another reply, longer than the first, which thanks them all.</div>\
+             </form><form id=search><input name=q> Search the forum</form></div>\
+             <nav>Next page</nav></body>",
+        );
+        let by_id = |id: &str| {
+            doc.elements()
+                .find(|e| doc.element(*e).and_then(|e| e.id()) == Some(id))
+                .unwrap()
+        };
+        let mut template = vec![false; doc.len()];
+        for id in doc.subtree(by_id("top")) {
+            template[id as usize] = true;
+        }
+        let c = spread_content(&doc, &ContentConfig::default(), &template);
+        let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
+        assert!(
+            text.contains("First post") && text.contains("thanks them all"),
+            "{text}"
+        );
+        assert!(!text.contains("Home"), "template: {text}");
+        assert!(!text.contains("Search the forum"), "side form: {text}");
+        assert!(!text.contains("Next page"), "nav: {text}");
+    }
+
+    /// A listing whose container holds its introduction only is read whole; the same page
+    /// declared an article keeps the container; `spread: 0` turns the view off.
+    #[test]
+    fn a_page_that_spreads_its_content_is_read_whole() {
+        let cards: String = (1..=20)
+            .map(|i| {
+                format!(
+                    "<div class=\"tile t{i}\"><a href=/p/{i}>Walnut table number {i}</a> \
+                     <a href=/b/{i}>Oakworks</a> <a href=/c/{i}>Tables</a> {i}9.99</div>"
+                )
+            })
+            .collect();
+        let page = |head: &str| {
+            format!(
+                "<html><head>{head}<title>Tables</title></head><body>\
+                 <div class=menu><a href=/>Home</a> <a href=/shop>Shop</a></div>\
+                 <div class=intro><p>Our tables are made by hand, in small batches, from \
+                 reclaimed wood; no two are alike.</p></div><div class=grid>{cards}</div>\
+                 <div class=foot><a href=/terms>Terms</a></div></body></html>"
+            )
+        };
+        // The menu and the footer are chrome (what PAGELEVEL says of them on real pages).
+        let text = |html: &str, config: &ContentConfig| {
+            let doc = crate::dom::parse_str(html);
+            let chrome = || {
+                let mut t = vec![false; doc.len()];
+                for e in doc.elements() {
+                    let class = doc.element(e).and_then(|e| e.attr("class"));
+                    if matches!(class, Some("menu" | "foot")) {
+                        doc.subtree(e).for_each(|i| t[i as usize] = true);
+                    }
+                }
+                t
+            };
+            let c = choose_view(&doc, config, chrome);
+            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+        };
+        let config = ContentConfig::default();
+        let listing = text(&page(""), &config);
+        assert!(listing.contains("made by hand"), "{listing}");
+        assert!(listing.contains("Walnut table number 17"), "{listing}");
+        let off = ContentConfig {
+            spread: 0.0,
+            ..config.clone()
+        };
+        let container = text(&page(""), &off);
+        assert!(!container.contains("Walnut table number 17"), "{container}");
+        let article = text(&page("<meta property=og:type content=article>"), &config);
+        assert_eq!(article, container);
     }
 
     #[test]
