@@ -63,6 +63,12 @@ pub struct ContentArgs {
     #[arg(long)]
     pub captions: bool,
 
+    /// Page-level: when the main container holds less than this share of what the page-level
+    /// template detector does not call chrome, the page spreads its content (a listing, a
+    /// thread, a service page) and all of that is content; 0 keeps the container always.
+    #[arg(long, value_name = "SHARE", default_value_t = ContentConfig::default().spread)]
+    pub spread: f64,
+
     /// No content fingerprints in json and jsonl records.
     #[arg(long)]
     pub no_fingerprint: bool,
@@ -149,6 +155,7 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
     }
     let config = ContentConfig {
         comments: args.comments,
+        spread: args.spread,
         drop_captions: !(args.captions
             || matches!(args.format, ContentFormat::Markdown | ContentFormat::Html)),
         ..ContentConfig::default()
