@@ -26,6 +26,6 @@ fi
 "$VENV/bin/ruff" format --check crates/templex-py
 
 # The equality tests compare with the CLI that `cargo test` built.
-export TEMPLEX_BIN="${TEMPLEX_BIN:-$PWD/target/debug/templex}"
+export TEMPLEX_BIN="${TEMPLEX_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/templex}"
 cd crates/templex-py
 "../../$VENV/bin/python" -m pytest -q tests

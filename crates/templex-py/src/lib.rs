@@ -226,7 +226,7 @@ fn render_content(
 /// The main content of one page.
 #[pyfunction]
 #[pyo3(signature = (
-    html, url=None, *, format="text", comments=false, captions=None,
+    html, url=None, *, format="text", comments=false, captions=None, spread=None,
     max_page_bytes=None, max_page_nodes=None, page_timeout=None,
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -237,11 +237,18 @@ fn extract(
     format: &str,
     comments: bool,
     captions: Option<bool>,
+    spread: Option<f64>,
     max_page_bytes: Option<usize>,
     max_page_nodes: Option<usize>,
     page_timeout: Option<f64>,
 ) -> PyResult<Py<PyAny>> {
     let budget = budget(max_page_bytes, max_page_nodes, page_timeout)?;
+    if spread.is_some_and(|s| !(s >= 0.0 && s.is_finite())) {
+        return Err(PyValueError::new_err(format!(
+            "spread must be a share of 0 or more, not {}",
+            spread.unwrap_or_default()
+        )));
+    }
     let format = Format::parse(format)?;
     let html = Html::from_py(html)?;
     let url = url
@@ -253,7 +260,8 @@ fn extract(
         url,
         charset: html.charset(),
     };
-    let config = format.config(comments, captions);
+    let mut config = format.config(comments, captions);
+    config.spread = spread.unwrap_or(config.spread);
     let bytes = html.bytes();
     let content = py
         .detach(|| extract_page(bytes, &hints, &config, &budget))

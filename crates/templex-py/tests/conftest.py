@@ -39,10 +39,12 @@ def data() -> Path:
 
 @pytest.fixture(scope="session")
 def cli() -> Path:
-    """The `templex` binary (TEMPLEX_BIN, else target/release, else target/debug)."""
+    """The `templex` binary (TEMPLEX_BIN, else release, else debug in the target directory:
+    CARGO_TARGET_DIR or the repository's target/)."""
     env = os.environ.get("TEMPLEX_BIN")
     candidates = [Path(env)] if env else []
-    candidates += [REPO / "target" / "release" / "templex", REPO / "target" / "debug" / "templex"]
+    target = Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "target")
+    candidates += [target / "release" / "templex", target / "debug" / "templex"]
     for c in candidates:
         if c.is_file():
             return c

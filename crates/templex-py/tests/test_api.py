@@ -42,6 +42,13 @@ def test_extract_formats() -> None:
     assert rec["author"] is None and rec["date"] is None and rec["language"] is None
 
 
+def test_extract_spread_is_a_share() -> None:
+    assert templex.extract(ARTICLE, spread=0) == templex.extract(ARTICLE)
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="spread"):
+            templex.extract(ARTICLE, spread=bad)
+
+
 def test_extract_metadata() -> None:
     page = ARTICLE.replace("<html>", "<html lang='en-GB'>").replace(
         "<h1>Compost at home</h1>",

@@ -22,6 +22,7 @@ def read_page(path: Path) -> bytes:
     [
         ["scrapinghub-aeb/html"],
         ["trafilatura-eval/tests/eval", "trafilatura-eval/tests/cache"],
+        ["wcxb-dev/html"],
     ],
 )
 def test_extract_equals_cli_content(data: Path, cli: Path, subdirs: list[str]) -> None:
@@ -35,6 +36,22 @@ def test_extract_equals_cli_content(data: Path, cli: Path, subdirs: list[str]) -
         for key in ("title", "author", "date", "language"):
             assert got[key] == rec.get(key), (key, rec["input"])
         assert got["method"] == rec["method"]
+
+
+def test_spread_equals_cli_spread(data: Path, cli: Path) -> None:
+    """`spread=0` keeps the main container, as `templex content --spread 0` does; on WCXB's
+    listings and threads that differs from the default."""
+    pages = sorted((data / "pagelevel" / "wcxb-dev" / "html").glob("*.html.gz"))[:200]
+    assert pages
+    out = run_cli(cli, "content", "--spread", "0", "--format", "jsonl", *pages).stdout
+    differ = 0
+    for line in out.decode().splitlines():
+        rec = json.loads(line)
+        page = read_page(Path(rec["input"]))
+        container = templex.extract(page, spread=0)
+        assert container == rec.get("text"), rec["input"]
+        differ += container != templex.extract(page)
+    assert differ > 0
 
 
 def test_template_equals_cli_template(cli: Path) -> None:

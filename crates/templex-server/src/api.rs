@@ -210,6 +210,10 @@ struct ContentRequest {
     comments: bool,
     #[serde(default)]
     captions: bool,
+    /// Page-level: the container's share of what is not chrome under which the page
+    /// spreads its content ([`ContentConfig::spread`]).
+    #[serde(default)]
+    spread: Option<f64>,
 }
 
 fn query_request(query: Option<&str>) -> Result<ContentRequest, ApiError> {
@@ -237,6 +241,11 @@ fn query_request(query: Option<&str>) -> Result<ContentRequest, ApiError> {
             }
             "comments" => r.comments = flag(),
             "captions" => r.captions = flag(),
+            "spread" => {
+                r.spread = Some(v.parse::<f64>().map_err(|_| {
+                    ApiError::bad_request(format!("spread must be a number, not {v:?}"))
+                })?)
+            }
             other => {
                 return Err(ApiError::bad_request(format!(
                     "unknown query parameter {other:?}"
@@ -286,10 +295,18 @@ fn content_job(
     html: Option<Vec<u8>>,
 ) -> Result<ContentRecord, ApiError> {
     let rendering = req.format.unwrap_or_default();
+    let defaults = ContentConfig::default();
+    let spread = req.spread.unwrap_or(defaults.spread);
+    if !(spread >= 0.0 && spread.is_finite()) {
+        return Err(ApiError::bad_request(format!(
+            "spread must be a share of 0 or more, not {spread}"
+        )));
+    }
     let config = ContentConfig {
         comments: req.comments,
         drop_captions: !(req.captions || rendering != Rendering::Text),
-        ..ContentConfig::default()
+        spread,
+        ..defaults
     };
     let url = req.url.as_deref().map(parse_url).transpose()?;
     let input = url.as_ref().map_or_else(|| "-".to_string(), Url::to_string);

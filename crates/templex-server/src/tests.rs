@@ -231,6 +231,31 @@ async fn content_of_raw_and_json_pages_is_the_librarys() {
     let v = parse(&body);
     assert_eq!(v["url"], "https://a.example/x");
     assert!(v["text"].as_str().is_some_and(|t| t.contains('#')), "{v}");
+
+    // `spread` reaches the library, in the query and in JSON.
+    let container = templex::extract_page(
+        &html,
+        &templex::PageHints::default(),
+        &templex::ContentConfig {
+            spread: 0.0,
+            ..templex::ContentConfig::default()
+        },
+        &templex::Budget::default(),
+    )
+    .unwrap();
+    let (s, _, body) = call(&app, post_raw("/v1/content?spread=0", html.clone())).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(parse(&body)["text"], container.text());
+    let (s, _, body) = call(
+        &app,
+        post_json(
+            "/v1/content",
+            &json!({"html": String::from_utf8_lossy(&html), "spread": 0}),
+        ),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(parse(&body)["text"], container.text());
 }
 
 #[tokio::test]
@@ -357,6 +382,20 @@ async fn every_error_status() {
     expect_error(
         &app,
         post_json("/v1/content", &json!({})),
+        400,
+        "bad_request",
+    )
+    .await;
+    expect_error(
+        &app,
+        post_json("/v1/content", &json!({"html": "<p>x</p>", "spread": -1})),
+        400,
+        "bad_request",
+    )
+    .await;
+    expect_error(
+        &app,
+        post_raw("/v1/content?spread=many", "<p>x</p>"),
         400,
         "bad_request",
     )

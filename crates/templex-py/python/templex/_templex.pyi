@@ -50,6 +50,7 @@ def extract(
     format: TextFormat = "text",
     comments: bool = False,
     captions: Optional[bool] = None,
+    spread: Optional[float] = None,
     max_page_bytes: Optional[int] = None,
     max_page_nodes: Optional[int] = None,
     page_timeout: Optional[float] = None,
@@ -62,6 +63,7 @@ def extract(
     format: Literal["json"],
     comments: bool = False,
     captions: Optional[bool] = None,
+    spread: Optional[float] = None,
     max_page_bytes: Optional[int] = None,
     max_page_nodes: Optional[int] = None,
     page_timeout: Optional[float] = None,
@@ -73,6 +75,7 @@ def extract(
     format: Format = "text",
     comments: bool = False,
     captions: Optional[bool] = None,
+    spread: Optional[float] = None,
     max_page_bytes: Optional[int] = None,
     max_page_nodes: Optional[int] = None,
     page_timeout: Optional[float] = None,
@@ -86,7 +89,10 @@ def extract(
     ``templex content --format json``; ``fingerprint`` holds ``content_hash`` and
     ``simhash`` as 16 hex digits and ``minhash``, 128 ints, for near-duplicate
     detection). ``captions`` keeps image captions in text (Markdown and HTML keep them
-    unless ``captions=False``); ``comments`` keeps user comments.
+    unless ``captions=False``); ``comments`` keeps user comments. ``spread`` (default
+    0.4): when the main container holds less than this share of what the page-level
+    template detector does not call chrome, the page spreads its content (a listing, a
+    thread, a service page) and all of that is content; ``0`` keeps the container always.
 
     Raises :class:`NotHtmlError` for bytes that are not a web page, and
     :class:`BudgetError` for a page over the page budget: ``max_page_bytes`` (default 64
