@@ -37,7 +37,7 @@ pub(crate) fn visible_descendants(
 }
 
 /// Settings of [`page_content`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ContentConfig {
     /// Keep user comments (dropped by default).
     pub comments: bool,

@@ -176,14 +176,18 @@ pub(crate) fn page_level_content(
     url: Option<&Url>,
     config: &ContentConfig,
 ) -> Content {
-    choose_view(doc, config, || {
-        pagelevel::detect(
-            doc,
-            url,
-            PageLevelModel::builtin(),
-            &PageLevelConfig::default(),
-        )
-        .template
+    choose_view(doc, config, |container| {
+        // The detector's features include the container under the default settings: the
+        // one at hand when the settings are those.
+        let defaults = ContentConfig::default();
+        let same = *config
+            == ContentConfig {
+                spread: config.spread,
+                ..defaults
+            };
+        let model = PageLevelModel::builtin();
+        let settings = PageLevelConfig::default();
+        pagelevel::detect_with(doc, url, model, &settings, same.then_some(container)).template
     })
 }
 
@@ -192,7 +196,7 @@ pub(crate) fn page_level_content(
 fn choose_view(
     doc: &Document,
     config: &ContentConfig,
-    chrome: impl FnOnce() -> Vec<bool>,
+    chrome: impl FnOnce(&Content) -> Vec<bool>,
 ) -> Content {
     let container = page_content(doc, config);
     let Some(body) = doc.body() else {
@@ -210,7 +214,7 @@ fn choose_view(
     if inside >= config.spread * kept_words(doc, body, |_| true) as f64 {
         return container;
     }
-    let spread = spread_content(doc, config, &chrome());
+    let spread = spread_content(doc, config, &chrome(&container));
     if inside < config.spread * kept_words(doc, body, |id| spread.is_content(id)) as f64 {
         spread
     } else {
@@ -325,7 +329,7 @@ mod tests {
         // The menu and the footer are chrome (what PAGELEVEL says of them on real pages).
         let text = |html: &str, config: &ContentConfig| {
             let doc = crate::dom::parse_str(html);
-            let chrome = || {
+            let chrome = |_: &Content| {
                 let mut t = vec![false; doc.len()];
                 for e in doc.elements() {
                     let class = doc.element(e).and_then(|e| e.attr("class"));

@@ -9,7 +9,7 @@ use url::Url;
 
 use crate::dom::tags::{is_block, is_heading, is_image, is_invisible};
 use crate::dom::{Document, LocalName, NodeData, NodeId};
-use crate::extract::{ContentConfig, name_hint, page_content};
+use crate::extract::{Content, ContentConfig, name_hint, page_content};
 
 use super::sitelevel::html_lengths;
 
@@ -188,6 +188,16 @@ fn is_intra(href: &str, page: Option<&Url>) -> bool {
 /// Compute the features of every node of `doc` (`page_url` resolves intra-site links; without
 /// it, only relative links count as intra-site).
 pub fn node_features(doc: &Document, page_url: Option<&Url>) -> NodeFeatures {
+    node_features_with(doc, page_url, None)
+}
+
+/// [`node_features`] given the page's main content under the default settings when the
+/// caller has it (`page_content(doc, &ContentConfig::default())`): it is not found again.
+pub(crate) fn node_features_with(
+    doc: &Document,
+    page_url: Option<&Url>,
+    content: Option<&Content>,
+) -> NodeFeatures {
     let n = doc.len();
     let html_len = html_lengths(doc);
     let mut values = vec![0f32; n * N_FEATURES];
@@ -348,7 +358,14 @@ pub fn node_features(doc: &Document, page_url: Option<&Url>) -> NodeFeatures {
             running += agg[id.index()].chars;
         }
     }
-    let content = page_content(doc, &ContentConfig::default());
+    let found;
+    let content = match content {
+        Some(c) => c,
+        None => {
+            found = page_content(doc, &ContentConfig::default());
+            &found
+        }
+    };
     let mut kept_words = vec![0u32; n];
     for i in range.clone().rev() {
         let id = NodeId(i);

@@ -20,6 +20,7 @@ use serde::Serialize;
 use url::Url;
 
 use crate::dom::{Document, NodeId};
+use crate::extract::Content;
 
 pub use features::{FEATURE_NAMES, node_features};
 pub use model::{Model, ModelError, TrainConfig, TrainingInfo, TrainingSet, train};
@@ -168,9 +169,21 @@ pub fn detect(
     model: &Model,
     config: &PageLevelConfig,
 ) -> PageLevelResult {
+    detect_with(doc, page_url, model, config, None)
+}
+
+/// [`detect`] given the page's main content under the default settings, when the caller
+/// has it ([`features::node_features_with`]).
+pub(crate) fn detect_with(
+    doc: &Document,
+    page_url: Option<&Url>,
+    model: &Model,
+    config: &PageLevelConfig,
+    content: Option<&Content>,
+) -> PageLevelResult {
     let n = doc.len();
     let t0 = Instant::now();
-    let fx = node_features(doc, page_url);
+    let fx = features::node_features_with(doc, page_url, content);
     let features = t0.elapsed();
     let mut result = PageLevelResult {
         scores: vec![0.0; n],
