@@ -511,29 +511,30 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
 
 /// The content of a page that spreads it over the whole page (a listing's cards, a
 /// thread's posts, a service page's sections): what `template` (the page-level template
-/// detector's verdict) leaves, minus what is never content — hidden, chrome by its tag
-/// (`<nav>`, `<aside>`, `<footer>`), controls, forms beside the content. Comment-named
-/// elements stay: on such a page they are the posts. The filters [`page_content`] applies
-/// inside its container (labels, link clusters, date lines) do not: a listing's prices,
-/// links and dates are its records.
-pub(crate) fn spread_content(doc: &Document, config: &ContentConfig, template: &[bool]) -> Content {
+/// detector's verdict) leaves, minus what is never content — chrome by its tag (`<nav>`,
+/// `<aside>`, `<footer>`), controls, forms beside the content. Comment-named elements stay
+/// (on such a page they are the posts), and so do hidden ones (tabs and accordions: a
+/// product's details, a service page's answers, which a reader opens). The filters
+/// [`page_content`] applies inside its container (labels, link clusters, date lines) do
+/// not: a listing's prices, links and dates are its records.
+pub(crate) fn spread_content(doc: &Document, template: &[bool]) -> Content {
     let mut keep = vec![false; doc.len()];
     let Some(body) = doc.body() else {
         return Content { root: None, keep };
     };
-    let config = ContentConfig {
-        comments: true,
-        ..config.clone()
-    };
-    let agg = Aggregates::measure(doc, body, &config);
     let allowed = non_template_mask(doc, template);
+    let page_words = kept_words(doc, body, |_| true);
+    let mut excluded = vec![false; doc.len()];
     for id in doc.subtree(body).map(NodeId) {
         let i = id.index();
+        excluded[i] = id != body
+            && (doc.parent(id).is_some_and(|p| excluded[p.index()])
+                || is_control(doc, id)
+                || is_boilerplate_tag(doc, id)
+                || is_side_form(doc, id, page_words));
         keep[i] = allowed[i]
-            && (id == body
-                || (!agg.excluded[i]
-                    && !is_side_form(doc, id, &agg.words, body)
-                    && doc.parent(id).is_some_and(|p| keep[p.index()])));
+            && !excluded[i]
+            && (id == body || doc.parent(id).is_some_and(|p| keep[p.index()]));
     }
     Content {
         root: Some(body),
@@ -543,9 +544,9 @@ pub(crate) fn spread_content(doc: &Document, config: &ContentConfig, template: &
 
 /// A form beside the content (search, comment, sign-up): one that holds less than half the
 /// page's words. Forums wrap a whole thread in a moderation `<form>`: that one stays.
-fn is_side_form(doc: &Document, id: NodeId, words: &[u32], body: NodeId) -> bool {
+fn is_side_form(doc: &Document, id: NodeId, page_words: usize) -> bool {
     doc.tag(id).is_some_and(|t| *t == local_name!("form"))
-        && f64::from(words[id.index()]) < MAJORITY * f64::from(words[body.index()])
+        && (kept_words(doc, id, |_| true) as f64) < MAJORITY * page_words as f64
 }
 
 /// Words of the visible text under `root` of the nodes that `keep` keeps.

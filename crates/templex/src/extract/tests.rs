@@ -703,11 +703,11 @@ const WCXB_FLOORS: [(&str, f64); 8] = [
     ("overall", 0.83),
     ("article", 0.94),
     ("forum", 0.74),
-    ("product", 0.57),
-    ("listing", 0.62),
-    ("collection", 0.56),
-    ("service", 0.77),
-    ("documentation", 0.91),
+    ("product", 0.56),
+    ("listing", 0.61),
+    ("collection", 0.58),
+    ("service", 0.78),
+    ("documentation", 0.92),
 ];
 
 /// A page whose main content is a single linked heading: teaser-card detection must not

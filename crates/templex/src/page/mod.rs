@@ -214,7 +214,7 @@ fn choose_view(
     if inside >= config.spread * kept_words(doc, body, |_| true) as f64 {
         return container;
     }
-    let spread = spread_content(doc, config, &chrome(&container));
+    let spread = spread_content(doc, &chrome(&container));
     if inside < config.spread * kept_words(doc, body, |id| spread.is_content(id)) as f64 {
         spread
     } else {
@@ -274,7 +274,8 @@ mod tests {
     }
 
     /// The spread view keeps what the template mask leaves, but never chrome by its tag or
-    /// a form beside the content; a thread-wide form and comment-named posts stay.
+    /// a form beside the content; a thread-wide form, comment-named posts and a closed tab
+    /// stay.
     #[test]
     fn spread_content_keeps_what_is_not_chrome() {
         let doc = crate::dom::parse_str(
@@ -282,6 +283,7 @@ mod tests {
              <div class=comment>First post of the thread, with words.</div>\
              <div class=comment>A reply to it, with more words and a question?</div>\
              <div class=comment>Another reply, longer than the first, which thanks them all.</div>\
+             <div class=tab style=display:none>Details in a closed tab.</div>\
              </form><form id=search><input name=q> Search the forum</form></div>\
              <nav>Next page</nav></body>",
         );
@@ -294,12 +296,13 @@ mod tests {
         for id in doc.subtree(by_id("top")) {
             template[id as usize] = true;
         }
-        let c = spread_content(&doc, &ContentConfig::default(), &template);
+        let c = spread_content(&doc, &template);
         let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
         assert!(
             text.contains("First post") && text.contains("thanks them all"),
             "{text}"
         );
+        assert!(text.contains("closed tab"), "hidden: {text}");
         assert!(!text.contains("Home"), "template: {text}");
         assert!(!text.contains("Search the forum"), "side form: {text}");
         assert!(!text.contains("Next page"), "nav: {text}");
