@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use crate::cluster::Fingerprint;
 use crate::dom::{Document, NodeId, PageError, ParseMode, parse_page};
-use crate::extract::{content_markdown, content_text, non_template_mask, page_title};
+use crate::extract::{content_markdown, content_text, non_template_mask, page_metadata};
 use crate::method::Method;
-use crate::page::page_level_content;
+use crate::page::page_level_content_of_text;
 use crate::template::model::{Applier, LearnedModel, ModelPage};
 
 use super::config::BatchConfig;
@@ -89,6 +89,9 @@ pub(super) fn failed(seq: u64, input: String, url: Option<String>, error: String
         cluster: None,
         method: None,
         title: None,
+        author: None,
+        date: None,
+        language: None,
         text: None,
         markdown: None,
         template_share: None,
@@ -138,7 +141,12 @@ pub(super) fn apply_one(
             )
         }
         None => {
-            let c = page_level_content(doc, rec.url.as_ref(), &config.content);
+            let url = rec.url.as_ref();
+            let c = page_level_content_of_text(doc, url, &config.content, || {
+                let charset = rec.charset.as_deref();
+                let t0 = Instant::now();
+                parse_page(&rec.body, charset, ParseMode::Lean, &config.budget, t0).ok()
+            });
             let root = c.root.unwrap_or(body);
             let keep = |id: NodeId| c.is_content(id);
             (
@@ -155,6 +163,7 @@ pub(super) fn apply_one(
     let fingerprint = config
         .fingerprint
         .map(|f| Box::new(crate::dedup::Fingerprinter::new(f).fingerprint(&text)));
+    let meta = page_metadata(doc, rec.url.as_ref());
     OutRecord {
         seq: rec.seq,
         input: rec.input.clone(),
@@ -162,7 +171,10 @@ pub(super) fn apply_one(
         site: Some(page.site.clone()),
         cluster,
         method: Some(method),
-        title: page_title(doc),
+        title: meta.title,
+        author: meta.author,
+        date: meta.date,
+        language: meta.language,
         text: Some(text),
         markdown,
         template_share: Some((share * 1e4).round() / 1e4),

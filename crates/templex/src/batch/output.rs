@@ -31,9 +31,18 @@ pub struct OutRecord {
     /// `maincontent` for pages of no learned template.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub method: Option<crate::Method>,
-    /// The page title.
+    /// The page title ([`crate::Metadata::title`]).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub title: Option<String>,
+    /// The author ([`crate::Metadata::author`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub author: Option<String>,
+    /// The publication date, `YYYY-MM-DD` ([`crate::Metadata::date`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub date: Option<String>,
+    /// The declared language ([`crate::Metadata::language`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub language: Option<String>,
     /// The content text.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub text: Option<String>,
@@ -197,6 +206,9 @@ mod tests {
             cluster: None,
             method: Some(crate::Method::MainContent),
             title: None,
+            author: None,
+            date: None,
+            language: None,
             text: Some("t".into()),
             markdown: None,
             template_share: Some(0.0),

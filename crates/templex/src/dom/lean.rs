@@ -79,6 +79,10 @@ pub(crate) const TEXT_ATTRIBUTES: &[&str] = &[
     "content",
     "charset",
     "http-equiv",
+    // The page's metadata: its language, `itemprop` author and date, `<time datetime>`.
+    "lang",
+    "itemprop",
+    "datetime",
 ];
 
 /// `html` with the contents of its `<script>`, `<style>` and `<svg>` elements and of its

@@ -5,7 +5,9 @@ use crate::test_support as common;
 use std::collections::HashMap;
 use std::io::Read;
 
-use crate::extract::{ContentConfig, content_markdown, content_text, name_hint, page_content};
+use crate::extract::{
+    Content, ContentConfig, content_markdown, content_text, name_hint, page_content,
+};
 use crate::{parse_bytes, parse_bytes_lean, parse_str, strip_raw_text};
 
 const ARTICLE: &str = r#"<!doctype html><html><head><title>Growing garlic | Garden Blog</title></head><body>
@@ -752,8 +754,8 @@ fn every_site_page_is_handled() {
 }
 
 /// Every page of every site mirror parsed for text only (attributes pruned) gives what the
-/// lean parse gives to the text-only methods: the page-level content, the title, the
-/// template fingerprint and the table chunks.
+/// lean parse gives to the text-only methods: the page-level content (container and spread
+/// view), the metadata, the title, the template fingerprint and the table chunks.
 #[test]
 fn text_parse_reads_like_lean_parse_on_every_site_page() {
     let Some(data) = common::data_dir() else {
@@ -774,6 +776,30 @@ fn text_parse_reads_like_lean_parse_on_every_site_page() {
                 .unwrap_or_default()
         };
         assert_eq!(content(&lean), content(&text), "{}", f.display());
+        // What batch mode gives a page of no learned template: the container or the spread
+        // view, and the metadata.
+        let config = ContentConfig::default();
+        let render = |doc: &crate::Document, c: Content| {
+            c.root
+                .map(|r| content_text(doc, r, &|id| c.is_content(id)))
+                .unwrap_or_default()
+        };
+        let lean_view = crate::page::page_level_content(&lean, None, &config);
+        let text_view = crate::page::page_level_content_of_text(&text, None, &config, || {
+            Some(parse_bytes_lean(&bytes, None))
+        });
+        assert_eq!(
+            render(&lean, lean_view),
+            render(&text, text_view),
+            "{}",
+            f.display()
+        );
+        assert_eq!(
+            crate::extract::page_metadata(&lean, None),
+            crate::extract::page_metadata(&text, None),
+            "{}",
+            f.display()
+        );
         assert_eq!(
             crate::extract::page_title(&lean),
             crate::extract::page_title(&text),

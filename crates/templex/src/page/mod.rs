@@ -176,19 +176,43 @@ pub(crate) fn page_level_content(
     url: Option<&Url>,
     config: &ContentConfig,
 ) -> Content {
-    choose_view(doc, config, |container| {
-        // The detector's features include the container under the default settings: the
-        // one at hand when the settings are those.
-        let defaults = ContentConfig::default();
-        let same = *config
-            == ContentConfig {
-                spread: config.spread,
-                ..defaults
-            };
-        let model = PageLevelModel::builtin();
-        let settings = PageLevelConfig::default();
-        pagelevel::detect_with(doc, url, model, &settings, same.then_some(container)).template
+    choose_view(doc, config, |container| chrome(doc, url, config, container))
+}
+
+/// [`page_level_content`] of a page parsed for text only (attributes pruned, as batch mode
+/// parses): the detector reads what the text parse drops (the markup's length), so when it
+/// is needed it reads `lean()`, the same page parsed lean — the same nodes under the same
+/// ids — and the result is the lean parse's.
+pub(crate) fn page_level_content_of_text(
+    doc: &Document,
+    url: Option<&Url>,
+    config: &ContentConfig,
+    lean: impl FnOnce() -> Option<Document>,
+) -> Content {
+    choose_view(doc, config, |container| match lean() {
+        Some(lean) if lean.len() == doc.len() => chrome(&lean, url, config, container),
+        _ => chrome(doc, url, config, container),
     })
+}
+
+/// What PAGELEVEL calls chrome on `doc`, whose container under `config` is `container`.
+fn chrome(
+    doc: &Document,
+    url: Option<&Url>,
+    config: &ContentConfig,
+    container: &Content,
+) -> Vec<bool> {
+    // The detector's features include the container under the default settings: the one
+    // at hand when the settings are those.
+    let defaults = ContentConfig::default();
+    let same = *config
+        == ContentConfig {
+            spread: config.spread,
+            ..defaults
+        };
+    let model = PageLevelModel::builtin();
+    let settings = PageLevelConfig::default();
+    pagelevel::detect_with(doc, url, model, &settings, same.then_some(container)).template
 }
 
 /// [`page_level_content`] given what is chrome (asked for only when the container could
