@@ -97,7 +97,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 for c in doc
                     .descendants(id)
                     .filter(|c| doc.element(*c).is_some())
-                    .take(40)
+                    .take(
+                        std::env::var("EXPLAIN_DEEP")
+                            .ok()
+                            .and_then(|v| v.parse().ok())
+                            .unwrap_or(40),
+                    )
                 {
                     println!(
                         "      {:60} tpl={} gold_content={} votes={}",

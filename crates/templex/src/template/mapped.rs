@@ -11,7 +11,7 @@ use url::Url;
 
 use super::{Method, TemplateConfig, TemplateResult, Timings};
 use crate::cluster::{ClusterConfig, Fingerprint};
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, Element, LocalName, NodeId, local_name};
 use crate::extract::{ContentConfig, page_content};
 use crate::mapping::{MapIndex, Mapping, etdm};
 use std::collections::HashSet;
@@ -104,27 +104,52 @@ pub(crate) fn vote(
         .votes
         .unwrap_or(mappings.len())
         .clamp(1, mappings.len());
-    let mut template = decide(doc, index, mappings, needed, config.rule);
-    if config.prior && needed > 1 {
-        // PAGELEVEL breaks ties: a node one vote short is template when the page-level
-        // detector says so.
-        let short = decide(doc, index, mappings, needed - 1, config.rule);
-        let pl = crate::pagelevel::detect(doc, url, config.model(), &config.pagelevel);
-        for i in 0..template.len() {
-            template[i] |= short[i] && pl.template[i];
+    let content = (config.method == Method::HybEx)
+        .then(|| page_content(doc, &ContentConfig::default()).root)
+        .flatten();
+    let pl = std::cell::OnceCell::new();
+    // The vote; text inside `removed` is no evidence either way.
+    let run = |removed: Option<NodeId>| {
+        let mut template = decide(doc, index, mappings, needed, config.rule, removed);
+        if config.prior && needed > 1 {
+            // PAGELEVEL breaks ties: a node one vote short is template when the page-level
+            // detector says so.
+            let short = decide(doc, index, mappings, needed - 1, config.rule, removed);
+            let pl: &Vec<bool> = pl.get_or_init(|| {
+                crate::pagelevel::detect(doc, url, config.model(), &config.pagelevel).template
+            });
+            for i in 0..template.len() {
+                template[i] |= short[i] && pl[i];
+            }
         }
-    }
+        template
+    };
+    let mut template = run(None);
     let mut note = None;
-    if config.method == Method::HybEx
-        && protect_main_content(doc, &mut template) == Protection::Implausible
-    {
-        // Without the page-level step, HybEx's relaxed vote would let content shared by
-        // two siblings pass as template: vote as TemEx does.
-        note = Some(
-            "page-level content region holds most of the template: ignored, all CS pages must agree"
-                .into(),
-        );
-        template = decide(doc, index, mappings, mappings.len(), config.rule);
+    if config.method == Method::HybEx {
+        match protect_content_root(doc, content, &mut template) {
+            Protection::Implausible => {
+                // Without the page-level step, HybEx's relaxed vote would let content shared by
+                // two siblings pass as template: vote as TemEx does.
+                note = Some(
+                    "page-level content region holds most of the template: ignored, all CS pages must agree"
+                        .into(),
+                );
+                template = decide(doc, index, mappings, mappings.len(), config.rule, None);
+            }
+            Protection::Applied => {
+                // HybEx removes the main content before it maps the page: the text of that
+                // region is no evidence either way, and the wrappers around it are text-less
+                // layout containers (template when their parent is). Vote again so.
+                template = run(content);
+                if let Some(root) = content {
+                    for i in doc.subtree(root) {
+                        template[i as usize] = false;
+                    }
+                }
+            }
+            Protection::NoContent => {}
+        }
     }
     (template, note)
 }
@@ -334,10 +359,20 @@ pub(crate) enum Protection {
 /// in which case the page-level guess is the implausible one and nothing changes.
 pub(crate) fn protect_main_content(doc: &Document, template: &mut [bool]) -> Protection {
     let content = page_content(doc, &ContentConfig::default());
-    let Some(root) = content.root else {
+    protect_content_root(doc, content.root, template)
+}
+
+/// [`protect_main_content`] with the page-level content root already found.
+fn protect_content_root(doc: &Document, root: Option<NodeId>, template: &mut [bool]) -> Protection {
+    let Some(root) = root else {
         return Protection::NoContent;
     };
-    let at = |i: u32| template.get(i as usize).copied().unwrap_or(false);
+    // Counted in elements (the scoring unit), scripts and styles left out: they show
+    // nothing, and page builders put many inside the content region.
+    let at = |i: u32| {
+        template.get(i as usize).copied().unwrap_or(false)
+            && doc.tag(NodeId(i)).is_some_and(|t| !is_code(t))
+    };
     let tpl_total = (0..template.len() as u32).filter(|i| at(*i)).count();
     let tpl_inside = doc.subtree(root).filter(|i| at(*i)).count();
     if tpl_inside * 2 > tpl_total {
@@ -368,51 +403,339 @@ fn count_mapped_body(doc: &Document, m: &Mapping) -> usize {
     })
 }
 
-/// Combine the CS mappings into the template: votes, then the rule.
+/// Combine the CS mappings into the template: votes, then the rule. Text inside `removed`
+/// (HybEx's page-level main content) is no evidence either way.
+///
+/// Beyond TemEx's "mapped is template", [`TemplateRule::TextEvidence`] reads what the
+/// mapping cannot see:
+/// * a mapped element is template only when mapped text backs it, or when it holds no text
+///   and its parent is template (`div.entry-content` on every article, with other text,
+///   stays content); the text of scripts and styles is code, not text, and is no evidence;
+/// * a link to the previous or next page of a series (`rel="prev"`/`"next"`, HTML's link
+///   types) points elsewhere from every page, whatever its label: not template;
+/// * a list hanging off a template list item is a submenu: menus expand the current page's
+///   branch (a documentation sidebar, a CMS menu's current section), which no other page
+///   has, so it is mapped nowhere, yet it is the menu's;
+/// * an element that shows nothing (no text, no image or control) among template siblings
+///   is layout — spacers, clearing divs, cards a script fills — even unmapped; between
+///   content (a rule, a named anchor) it stays with the content it separates.
 fn decide(
     doc: &Document,
     index: &MapIndex<'_>,
     mappings: &[&Mapping],
     needed: usize,
     rule: TemplateRule,
+    removed: Option<NodeId>,
 ) -> Vec<bool> {
     use crate::mapping::index::Kind;
     let n = doc.len();
-    let mapped: Vec<bool> = (0..n)
+    let mut mapped: Vec<bool> = (0..n)
         .map(|i| {
             let id = NodeId(i as u32);
             mappings.iter().filter(|m| m.is_mapped(id)).count() >= needed
         })
         .collect();
-    match rule {
-        TemplateRule::Mapped => mapped,
-        TemplateRule::TextEvidence => {
-            // Bottom-up: does the subtree hold text, and does it hold template text?
-            let mut has_text = vec![false; n];
-            let mut has_tpl_text = vec![false; n];
-            for id in doc.ids().rev() {
-                let i = id.index();
-                if index.kind(id) == Kind::Text {
-                    has_text[i] = true;
-                    has_tpl_text[i] = mapped[i];
-                }
-                if let Some(p) = doc.parent(id) {
-                    has_text[p.index()] |= has_text[i];
-                    has_tpl_text[p.index()] |= has_tpl_text[i];
+    if rule == TemplateRule::Mapped {
+        return mapped;
+    }
+    let mut id = 0u32;
+    while (id as usize) < n {
+        if is_sequence_link(doc, NodeId(id)) {
+            let range = doc.subtree(NodeId(id));
+            for j in range.clone() {
+                mapped[j as usize] = false;
+            }
+            id = range.end;
+        } else {
+            id += 1;
+        }
+    }
+    let removed = removed.map(|r| doc.subtree(r));
+    // Bottom-up: does the subtree hold text, does it hold template text, does it show
+    // anything at all (text, images, controls)?
+    let mut has_text = vec![false; n];
+    let mut has_tpl_text = vec![false; n];
+    let mut shows = vec![false; n];
+    for id in doc.ids().rev() {
+        let i = id.index();
+        match index.kind(id) {
+            Kind::Text => {
+                let code = doc.parent(id).and_then(|p| doc.tag(p)).is_some_and(is_code);
+                let gone = removed.as_ref().is_some_and(|r| r.contains(&id.0));
+                if !code {
+                    shows[i] = true;
+                    has_text[i] = !gone;
+                    has_tpl_text[i] = !gone && mapped[i];
                 }
             }
-            // Top-down: textless elements follow their parent.
-            let mut template = vec![false; n];
-            for id in doc.ids() {
-                let i = id.index();
-                let parent_tpl = doc.parent(id).is_none_or(|p| template[p.index()]);
-                template[i] = mapped[i]
-                    && match index.kind(id) {
-                        Kind::Text => true,
-                        _ => has_tpl_text[i] || (!has_text[i] && parent_tpl),
+            Kind::Element => shows[i] |= doc.element(id).is_some_and(shows_without_text),
+            _ => {}
+        }
+        if let Some(p) = doc.parent(id) {
+            has_text[p.index()] |= has_text[i];
+            has_tpl_text[p.index()] |= has_tpl_text[i];
+            shows[p.index()] |= shows[i];
+        }
+    }
+    // Top-down: textless elements follow their parent; submenus follow their item.
+    let mut template = vec![false; n];
+    let mut submenu = vec![false; n];
+    for id in doc.ids() {
+        let i = id.index();
+        let parent = doc.parent(id);
+        let parent_tpl = parent.is_none_or(|p| template[p.index()]);
+        template[i] = mapped[i]
+            && match index.kind(id) {
+                Kind::Text => true,
+                _ => has_tpl_text[i] || (!has_text[i] && parent_tpl),
+            };
+        if let Some(p) = parent {
+            submenu[i] = submenu[p.index()]
+                || (!mapped[i]
+                    && template[p.index()]
+                    && is_list(doc, id)
+                    && doc.tag(p).is_some_and(|t| *t == local_name!("li")));
+            template[i] |= submenu[i];
+        }
+    }
+    layout_fillers(doc, index, &shows, &mut template);
+    template
+}
+
+/// Children that show nothing, among template siblings of a template element, become
+/// template (see [`decide`]); in document order, so their own children follow.
+fn layout_fillers(doc: &Document, index: &MapIndex<'_>, shows: &[bool], template: &mut [bool]) {
+    use crate::mapping::index::Kind;
+    let mut kids = Vec::new();
+    for id in doc.ids() {
+        if !template[id.index()] || (index.kind(id) != Kind::Element && id != NodeId::ROOT) {
+            continue;
+        }
+        kids.clear();
+        kids.extend(
+            doc.children(id)
+                .filter(|c| matches!(index.kind(*c), Kind::Element | Kind::Text)),
+        );
+        // Whether the nearest child before that shows something is template (or absent).
+        let mut left = true;
+        for (k, c) in kids.iter().enumerate() {
+            let ci = c.index();
+            if shows[ci] {
+                left = template[ci];
+                continue;
+            }
+            if template[ci] || !left {
+                continue;
+            }
+            let right = kids[k + 1..]
+                .iter()
+                .find(|d| shows[d.index()])
+                .is_none_or(|d| template[d.index()]);
+            template[ci] = right;
+        }
+    }
+}
+
+/// Elements whose text is code, not anything a reader reads.
+fn is_code(tag: &LocalName) -> bool {
+    matches!(
+        *tag,
+        local_name!("script") | local_name!("style") | local_name!("template")
+    )
+}
+
+fn is_list(doc: &Document, id: NodeId) -> bool {
+    doc.tag(id)
+        .is_some_and(|t| matches!(*t, local_name!("ul") | local_name!("ol")))
+}
+
+/// Elements that show something without text: images, media, embedded documents, canvases
+/// and the form controls a reader uses (a hidden input shows nothing).
+fn shows_without_text(e: &Element) -> bool {
+    match *e.tag() {
+        local_name!("img")
+        | local_name!("picture")
+        | local_name!("video")
+        | local_name!("audio")
+        | local_name!("iframe")
+        | local_name!("object")
+        | local_name!("embed")
+        | local_name!("svg")
+        | local_name!("canvas")
+        | local_name!("select")
+        | local_name!("textarea")
+        | local_name!("button") => true,
+        local_name!("input") => !e
+            .attr("type")
+            .is_some_and(|t| t.eq_ignore_ascii_case("hidden")),
+        _ => false,
+    }
+}
+
+/// `<a rel="prev">`, `<a rel="next">`: HTML's link types for a page's neighbours in a series.
+fn is_sequence_link(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        e.is(&local_name!("a"))
+            && e.attr("rel").is_some_and(|r| {
+                r.split_ascii_whitespace().any(|t| {
+                    ["prev", "previous", "next"]
+                        .iter()
+                        .any(|k| t.eq_ignore_ascii_case(k))
+                })
+            })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse_str;
+
+    /// The key page's template against `others`, each page a `<body>`'s inner HTML.
+    fn template_of(config: &TemplateConfig, key: &str, others: &[&str]) -> (Document, Vec<bool>) {
+        let page = |b: &str| {
+            parse_str(&format!(
+                "<html><head><title>t</title></head><body>{b}</body></html>"
+            ))
+        };
+        let doc = page(key);
+        let docs: Vec<Document> = others.iter().map(|b| page(b)).collect();
+        let index = MapIndex::new(&doc);
+        let indexes: Vec<MapIndex<'_>> = docs.iter().map(MapIndex::new).collect();
+        let maps: Vec<Mapping> = indexes
+            .iter()
+            .map(|o| etdm(&index, o, &config.equality))
+            .collect();
+        let refs: Vec<&Mapping> = maps.iter().collect();
+        let (template, _) = vote(&index, &refs, config, None);
+        (doc, template)
+    }
+
+    fn by_id(doc: &Document, id: &str) -> NodeId {
+        doc.ids()
+            .find(|n| doc.element(*n).is_some_and(|e| e.id() == Some(id)))
+            .unwrap_or_else(|| panic!("no #{id}"))
+    }
+
+    fn temex() -> TemplateConfig {
+        TemplateConfig {
+            prior: false,
+            ..TemplateConfig::temex()
+        }
+    }
+
+    const NAV: &str = r#"<div id="nav"><a href="/">Home</a> <a href="/about">About us</a></div>"#;
+
+    #[test]
+    fn script_and_style_text_is_no_evidence() {
+        let body = |n: u32| {
+            format!(
+                r#"{NAV}<div id="w"><style id="s">.p{n} {{ color: red }}</style><script id="j">var page = {n};</script></div><p id="c">Text number {n}</p>"#
+            )
+        };
+        let (doc, t) = template_of(&temex(), &body(1), &[&body(2), &body(3)]);
+        for id in ["nav", "w", "s", "j"] {
+            assert!(t[by_id(&doc, id).index()], "#{id} is template");
+        }
+        assert!(!t[by_id(&doc, "c").index()]);
+    }
+
+    #[test]
+    fn links_to_the_previous_and_next_page_are_content() {
+        let body = |n: u32| {
+            format!(
+                r#"{NAV}<p>Text number {n}</p><div id="pager"><a id="prev" rel="prev" href="/{}">Previous</a> <a id="next" rel="next" href="/{}">Next</a></div>"#,
+                n - 1,
+                n + 1
+            )
+        };
+        let (doc, t) = template_of(&temex(), &body(2), &[&body(5), &body(8)]);
+        assert!(t[by_id(&doc, "nav").index()]);
+        for id in ["pager", "prev", "next"] {
+            assert!(!t[by_id(&doc, id).index()], "#{id} is content");
+        }
+    }
+
+    #[test]
+    fn a_submenu_under_a_template_item_is_template() {
+        // Each page expands its own entry of the menu, as documentation sidebars do.
+        let menu = |current: usize| {
+            let items: String = (0..3)
+                .map(|i| {
+                    let sub = if i == current {
+                        format!(
+                            r##"<ul id="sub"><li id="sub-item"><a href="#s{i}">Section {i}</a></li></ul>"##
+                        )
+                    } else {
+                        String::new()
                     };
-            }
-            template
+                    format!(r#"<li><a href="/p{i}">Page {i}</a>{sub}</li>"#)
+                })
+                .collect();
+            format!(
+                r#"<ul id="menu">{items}</ul><div><ul id="list"><li>Point {current}</li></ul></div>"#
+            )
+        };
+        let (doc, t) = template_of(&temex(), &menu(0), &[&menu(1), &menu(2)]);
+        for id in ["menu", "sub", "sub-item"] {
+            assert!(t[by_id(&doc, id).index()], "#{id} is template");
+        }
+        assert!(
+            !t[by_id(&doc, "list").index()],
+            "a content list stays content"
+        );
+    }
+
+    #[test]
+    fn what_shows_nothing_among_template_is_template_between_content_not() {
+        let key = format!(
+            r#"{NAV}<h2 id="h">A heading</h2><hr id="rule"><p>Key text</p><div id="cards"><div id="card1"></div><div id="card2"><span id="inner"></span></div></div><div id="foot">Footer line</div>"#
+        );
+        let other = |n: u32| {
+            format!(
+                r#"{NAV}<h2>Heading {n}</h2><p>Other text {n}</p><div id="cards"></div><div id="foot">Footer line</div>"#
+            )
+        };
+        let (doc, t) = template_of(&temex(), &key, &[&other(1), &other(2)]);
+        for id in ["cards", "card1", "card2", "inner"] {
+            assert!(t[by_id(&doc, id).index()], "#{id} is template");
+        }
+        assert!(
+            !t[by_id(&doc, "rule").index()],
+            "a rule between content is content"
+        );
+        assert!(!t[by_id(&doc, "h").index()]);
+    }
+
+    #[test]
+    fn text_of_the_removed_main_content_is_no_evidence() {
+        // HybEx removes the page-level main content before the vote: the wrappers around it
+        // hold no other text, so they are layout.
+        let article = |n: u32| {
+            format!(
+                r#"{NAV}<div id="wrap"><div id="inner"><main id="main"><article id="art"><h1>Article {n}</h1><p>Text of article {n}.</p></article></main></div><ul id="share"><li><a href="/share">Share</a></li></ul></div><div id="foot">Footer line</div>"#
+            )
+        };
+        let page = |b: &str| parse_str(&format!("<body>{b}</body>"));
+        let doc = page(&article(1));
+        let docs = [page(&article(2)), page(&article(3))];
+        let config = temex();
+        let index = MapIndex::new(&doc);
+        let maps: Vec<Mapping> = docs
+            .iter()
+            .map(|d| etdm(&index, &MapIndex::new(d), &config.equality))
+            .collect();
+        let refs: Vec<&Mapping> = maps.iter().collect();
+        let art = by_id(&doc, "art");
+        let with = decide(&doc, &index, &refs, 2, config.rule, Some(art));
+        let without = decide(&doc, &index, &refs, 2, config.rule, None);
+        for id in ["inner", "main"] {
+            let i = by_id(&doc, id).index();
+            assert!(with[i] && !without[i], "#{id}");
+        }
+        for id in ["nav", "wrap", "share", "foot"] {
+            let i = by_id(&doc, id).index();
+            assert!(with[i] && without[i], "#{id}");
         }
     }
 }
