@@ -90,9 +90,11 @@ impl<'a> Guard<'a> {
 /// The vote: the template of the page indexed by `index` from its mappings onto pages that
 /// passed the guard (at least one). A node is mapped when `config.votes` of them map it
 /// (all by default), then [`TemplateRule`] decides; with `config.prior`, a node one vote
-/// short is template when PAGELEVEL says so; HybEx then takes the page-level main content
-/// out of the template, or, when that region holds most of the template, votes again as
-/// TemEx does (the note says so).
+/// short is template when PAGELEVEL says so. HybEx then takes the page-level main content
+/// out of the template, as the paper removes it before mapping: its text is no evidence
+/// (the vote is taken again without it) and the region is content; when that region holds
+/// most of the template, HybEx votes again as TemEx does (the note says so); a region
+/// whose text every compared page has is no main content, and nothing is taken out.
 pub(crate) fn vote(
     index: &MapIndex<'_>,
     mappings: &[&Mapping],
@@ -127,6 +129,10 @@ pub(crate) fn vote(
     let mut template = run(None);
     let mut note = None;
     if config.method == Method::HybEx {
+        // A region all of whose text every compared page has too is not the page's own
+        // content: the page-level detector missed it (a page of images and a header
+        // bar), and there is no region to protect.
+        let content = content.filter(|r| !all_text_everywhere(index, mappings, *r));
         match protect_content_root(doc, content, &mut template) {
             Protection::Implausible => {
                 // Without the page-level step, HybEx's relaxed vote would let content shared by
@@ -384,6 +390,26 @@ fn protect_content_root(doc: &Document, root: Option<NodeId>, template: &mut [bo
         }
     }
     Protection::Applied
+}
+
+/// Whether every text under `root` (code aside) is mapped in every page compared, and there
+/// is some: a region with no text of its own is not the page's main content.
+fn all_text_everywhere(index: &MapIndex<'_>, mappings: &[&Mapping], root: NodeId) -> bool {
+    use crate::mapping::index::Kind;
+    let doc = index.doc;
+    let mut texts = doc.subtree(root).map(NodeId).filter(|id| {
+        index.kind(*id) == Kind::Text
+            && !doc
+                .parent(*id)
+                .and_then(|p| doc.tag(p))
+                .is_some_and(is_code)
+    });
+    let mut any = false;
+    let all = texts.all(|id| {
+        any = true;
+        mappings.iter().all(|m| m.is_mapped(id))
+    });
+    any && all
 }
 
 /// Element descendants of `<body>`: the scoring unit and the guard's size measure.
@@ -737,5 +763,30 @@ mod tests {
             let i = by_id(&doc, id).index();
             assert!(with[i] && without[i], "#{id}");
         }
+    }
+
+    #[test]
+    fn a_region_whose_text_every_page_has_is_not_main_content() {
+        let body = |n: u32| {
+            format!(
+                r#"{NAV}<div id="main"><p>Text number {n}</p></div><div id="empty"><img src="/a.png"></div>"#
+            )
+        };
+        let page = |b: &str| parse_str(&format!("<body>{b}</body>"));
+        let doc = page(&body(1));
+        let docs = [page(&body(2)), page(&body(3))];
+        let index = MapIndex::new(&doc);
+        let eq = temex().equality;
+        let maps: Vec<Mapping> = docs
+            .iter()
+            .map(|d| etdm(&index, &MapIndex::new(d), &eq))
+            .collect();
+        let refs: Vec<&Mapping> = maps.iter().collect();
+        assert!(all_text_everywhere(&index, &refs, by_id(&doc, "nav")));
+        assert!(!all_text_everywhere(&index, &refs, by_id(&doc, "main")));
+        assert!(
+            !all_text_everywhere(&index, &refs, by_id(&doc, "empty")),
+            "no text at all"
+        );
     }
 }
