@@ -101,6 +101,20 @@ pub(crate) fn vote(
     config: &TemplateConfig,
     url: Option<&Url>,
 ) -> (Vec<bool>, Option<String>) {
+    vote_with(index, mappings, &[], config, url)
+}
+
+/// [`vote`], with the compared pages' documents (`others[j]` is the target of
+/// `mappings[j]`), from which HybEx's region is narrowed to the content slot they agree on
+/// ([`narrow_region`]). Batch's HybEx model votes without them (no page-level detection of
+/// its reference pages for every page it applies to).
+pub(crate) fn vote_with(
+    index: &MapIndex<'_>,
+    mappings: &[&Mapping],
+    others: &[&Document],
+    config: &TemplateConfig,
+    url: Option<&Url>,
+) -> (Vec<bool>, Option<String>) {
     let doc = index.doc;
     let needed = config
         .votes
@@ -133,6 +147,15 @@ pub(crate) fn vote(
         // content: the page-level detector missed it (a page of images and a header
         // bar), and there is no region to protect.
         let content = content.filter(|r| !all_text_everywhere(index, mappings, *r));
+        // The compared pages share the key page's template, hence its content slot: where
+        // their own regions sit deeper, the key page's region took shared wrappers with it.
+        let content = content.map(|r| {
+            let theirs: Vec<Option<NodeId>> = others
+                .iter()
+                .map(|d| page_content(d, &ContentConfig::default()).root)
+                .collect();
+            narrow_region(doc, r, mappings, &theirs)
+        });
         match protect_content_root(doc, content, &mut template) {
             Protection::Implausible => {
                 // Without the page-level step, HybEx's relaxed vote would let content shared by
@@ -250,7 +273,8 @@ pub(super) fn mapping_template(
                 config.cs_size
             ));
         }
-        let (template, note) = vote(&key_index, &mappings, config, Some(page_url));
+        let docs: Vec<&Document> = used.iter().map(|p| &p.doc).collect();
+        let (template, note) = vote_with(&key_index, &mappings, &docs, config, Some(page_url));
         notes.extend(note);
         template
     };
@@ -390,6 +414,37 @@ fn protect_content_root(doc: &Document, root: Option<NodeId>, template: &mut [bo
         }
     }
     Protection::Applied
+}
+
+/// HybEx's region narrowed to the content slot the compared pages agree on: the node
+/// strictly inside `root` that their own page-level regions (`theirs[j]`, of the target of
+/// `mappings[j]`) map to. A page whose region maps outside `root` (its detector chose
+/// something else) abstains; one that maps to `root` itself, or to another node, keeps
+/// `root`; so does no page at all.
+fn narrow_region(
+    doc: &Document,
+    root: NodeId,
+    mappings: &[&Mapping],
+    theirs: &[Option<NodeId>],
+) -> NodeId {
+    let mut agreed: Option<NodeId> = None;
+    for (m, theirs) in mappings.iter().zip(theirs) {
+        let Some(theirs) = *theirs else {
+            continue;
+        };
+        let Some(k) = doc
+            .subtree(root)
+            .map(NodeId)
+            .find(|k| m.partner.get(k.index()).copied().flatten() == Some(theirs))
+        else {
+            continue;
+        };
+        if k == root || agreed.is_some_and(|a| a != k) {
+            return root;
+        }
+        agreed = Some(k);
+    }
+    agreed.unwrap_or(root)
 }
 
 /// Whether every text under `root` (code aside) is mapped in every page compared, and there
@@ -788,5 +843,46 @@ mod tests {
             !all_text_everywhere(&index, &refs, by_id(&doc, "empty")),
             "no text at all"
         );
+    }
+
+    #[test]
+    fn the_region_narrows_to_the_slot_the_compared_pages_agree_on() {
+        let body = |n: u32| {
+            format!(
+                r#"{NAV}<div id="content"><main id="main"><article id="art"><p>Text number {n}</p></article></main></div>"#
+            )
+        };
+        let page = |b: &str| parse_str(&format!("<body>{b}</body>"));
+        let doc = page(&body(1));
+        let docs = [page(&body(2)), page(&body(3))];
+        let index = MapIndex::new(&doc);
+        let eq = temex().equality;
+        let maps: Vec<Mapping> = docs
+            .iter()
+            .map(|d| etdm(&index, &MapIndex::new(d), &eq))
+            .collect();
+        let refs: Vec<&Mapping> = maps.iter().collect();
+        let root = by_id(&doc, "content");
+        let art = by_id(&doc, "art");
+        let theirs = |i: usize, id: &str| Some(by_id(&docs[i], id));
+        assert_eq!(
+            narrow_region(&doc, root, &refs, &[theirs(0, "art"), theirs(1, "art")]),
+            art
+        );
+        // A page whose detector chose the menu abstains.
+        assert_eq!(
+            narrow_region(&doc, root, &refs, &[theirs(0, "nav"), theirs(1, "art")]),
+            art
+        );
+        // Disagreement, or a page agreeing with the region, keeps it.
+        assert_eq!(
+            narrow_region(&doc, root, &refs, &[theirs(0, "main"), theirs(1, "art")]),
+            root
+        );
+        assert_eq!(
+            narrow_region(&doc, root, &refs, &[theirs(0, "content"), theirs(1, "art")]),
+            root
+        );
+        assert_eq!(narrow_region(&doc, root, &refs, &[None, None]), root);
     }
 }
