@@ -32,8 +32,10 @@
 //!    HybEx, SITELEVEL, PAGELEVEL, table chunks, main content), giving a
 //!    [`TemplateResult`]; [`detect_page_level`] runs PAGELEVEL on a parsed page. The
 //!    learned models of batch mode (learn → model → mask) are in `src/template/model/`.
-//! 5. **Content** (`src/extract/`): a page's main content without a site:
-//!    [`extract_page`] gives a [`PageContent`] (text, Markdown, HTML).
+//! 5. **Content** (`src/extract/`, `src/page/`): a page's main content without a site:
+//!    [`extract_page`] gives a [`PageContent`] (text, Markdown, HTML, metadata) — the main
+//!    container, or on a page that spreads its content (listings, threads, service pages)
+//!    what PAGELEVEL does not call chrome ([`ContentConfig::spread`]).
 //! 6. **Outputs** (`src/output/`): the annotated page ([`annotated_html`]), a reusable
 //!    template ([`template_html`]), the JSON report ([`template_report`]), the content
 //!    record ([`ContentRecord`]), the viewer's inert page ([`view_html`]).
