@@ -64,7 +64,8 @@ impl PageContent {
         }
     }
 
-    /// The page-level main content of an already parsed page ([`page_level_content`]).
+    /// The page-level main content of an already parsed page: the main container, or on a
+    /// page that spreads its content, what is not chrome ([`ContentConfig::spread`]).
     pub fn main_content(doc: Document, config: &ContentConfig) -> PageContent {
         let c = page_level_content(&doc, None, config);
         let root = c.root.unwrap_or(NodeId::ROOT);
