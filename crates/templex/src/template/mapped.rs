@@ -820,6 +820,21 @@ mod tests {
         }
     }
 
+    /// A key page and two siblings written by `body` (numbered 1, 2, 3), and the key page
+    /// mapped onto each sibling.
+    fn mapped_pages(body: impl Fn(u32) -> String) -> (Document, [Document; 2], Vec<Mapping>) {
+        let page = |b: &str| parse_str(&format!("<body>{b}</body>"));
+        let doc = page(&body(1));
+        let docs = [page(&body(2)), page(&body(3))];
+        let index = MapIndex::new(&doc);
+        let eq = temex().equality;
+        let maps = docs
+            .iter()
+            .map(|d| etdm(&index, &MapIndex::new(d), &eq))
+            .collect();
+        (doc, docs, maps)
+    }
+
     #[test]
     fn a_region_whose_text_every_page_has_is_not_main_content() {
         let body = |n: u32| {
@@ -827,15 +842,8 @@ mod tests {
                 r#"{NAV}<div id="main"><p>Text number {n}</p></div><div id="empty"><img src="/a.png"></div>"#
             )
         };
-        let page = |b: &str| parse_str(&format!("<body>{b}</body>"));
-        let doc = page(&body(1));
-        let docs = [page(&body(2)), page(&body(3))];
+        let (doc, _, maps) = mapped_pages(body);
         let index = MapIndex::new(&doc);
-        let eq = temex().equality;
-        let maps: Vec<Mapping> = docs
-            .iter()
-            .map(|d| etdm(&index, &MapIndex::new(d), &eq))
-            .collect();
         let refs: Vec<&Mapping> = maps.iter().collect();
         assert!(all_text_everywhere(&index, &refs, by_id(&doc, "nav")));
         assert!(!all_text_everywhere(&index, &refs, by_id(&doc, "main")));
@@ -852,15 +860,7 @@ mod tests {
                 r#"{NAV}<div id="content"><main id="main"><article id="art"><p>Text number {n}</p></article></main></div>"#
             )
         };
-        let page = |b: &str| parse_str(&format!("<body>{b}</body>"));
-        let doc = page(&body(1));
-        let docs = [page(&body(2)), page(&body(3))];
-        let index = MapIndex::new(&doc);
-        let eq = temex().equality;
-        let maps: Vec<Mapping> = docs
-            .iter()
-            .map(|d| etdm(&index, &MapIndex::new(d), &eq))
-            .collect();
+        let (doc, docs, maps) = mapped_pages(body);
         let refs: Vec<&Mapping> = maps.iter().collect();
         let root = by_id(&doc, "content");
         let art = by_id(&doc, "art");
