@@ -174,8 +174,9 @@ def template(
 
 class BatchRun(Iterator[dict[str, Any]]):
     """The output records of one ``Batch.process*`` call, in input order: dicts with
-    ``seq``, ``input``, ``url``, ``site``, ``cluster``, ``method``, ``title``, ``text``,
-    ``template_share`` (and ``markdown`` when the batch renders it) — or ``error`` (and
+    ``seq``, ``input``, ``url``, ``site``, ``cluster``, ``method``, ``title``, ``author``,
+    ``date``, ``language`` (each when the page states it), ``text``, ``template_share`` (and
+    ``markdown`` when the batch renders it) — or ``error`` (and
     ``error_code`` for a page refused). Not to be shared between threads."""
 
     def __iter__(self) -> BatchRun: ...
