@@ -154,6 +154,7 @@ const NEGATIVE_HINTS: &[&str] = &[
     "copyright",
     "print",
     "rating",
+    "reviews",
 ];
 
 /// Words that mark boilerplate when they head a class or id: at its end they name a
