@@ -66,7 +66,13 @@ pub struct ContentArgs {
     /// Page-level: when the main container holds less than this share of what the page-level
     /// template detector does not call chrome, the page spreads its content (a listing, a
     /// thread, a service page) and all of that is content; 0 keeps the container always.
-    #[arg(long, value_name = "SHARE", default_value_t = ContentConfig::default().spread)]
+    #[arg(
+        long,
+        value_name = "SHARE",
+        default_value_t = ContentConfig::default().spread,
+        value_parser = spread_share,
+        allow_negative_numbers = true
+    )]
     pub spread: f64,
 
     /// No content fingerprints in json and jsonl records.
@@ -332,4 +338,12 @@ fn render(
         _ => Rendering::Text,
     };
     Record::new(input, content, rendering, pages_loaded, notes)
+}
+
+/// `--spread`: a number, and a share by the library's rule.
+fn spread_share(arg: &str) -> Result<f64, String> {
+    let share = arg
+        .parse::<f64>()
+        .map_err(|_| format!("spread must be a number, not {arg:?}"))?;
+    ContentConfig::spread_share(share)
 }

@@ -243,12 +243,10 @@ fn extract(
     page_timeout: Option<f64>,
 ) -> PyResult<Py<PyAny>> {
     let budget = budget(max_page_bytes, max_page_nodes, page_timeout)?;
-    if spread.is_some_and(|s| !(s >= 0.0 && s.is_finite())) {
-        return Err(PyValueError::new_err(format!(
-            "spread must be a share of 0 or more, not {}",
-            spread.unwrap_or_default()
-        )));
-    }
+    let spread = spread
+        .map(ContentConfig::spread_share)
+        .transpose()
+        .map_err(PyValueError::new_err)?;
     let format = Format::parse(format)?;
     let html = Html::from_py(html)?;
     let url = url

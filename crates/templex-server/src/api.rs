@@ -296,12 +296,8 @@ fn content_job(
 ) -> Result<ContentRecord, ApiError> {
     let rendering = req.format.unwrap_or_default();
     let defaults = ContentConfig::default();
-    let spread = req.spread.unwrap_or(defaults.spread);
-    if !(spread >= 0.0 && spread.is_finite()) {
-        return Err(ApiError::bad_request(format!(
-            "spread must be a share of 0 or more, not {spread}"
-        )));
-    }
+    let spread = ContentConfig::spread_share(req.spread.unwrap_or(defaults.spread))
+        .map_err(ApiError::bad_request)?;
     let config = ContentConfig {
         comments: req.comments,
         drop_captions: !(req.captions || rendering != Rendering::Text),

@@ -63,24 +63,11 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-/// splitmix64, so runs are reproducible without a dependency.
-struct Rng(u64);
+#[path = "../src/test_support/rng.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use rng::Rng;
 
 /// A pre-order DOM-like tree: sections of nested blocks, now and then a wide list of small
 /// items, depth capped at 30. The root takes as many sections as it needs to reach `n`.

@@ -1,6 +1,7 @@
-//! Helpers shared by the unit tests that read the evaluation data.
+//! Helpers shared by the unit tests: the evaluation data, reproducible randomness.
 
 mod data;
+pub(crate) mod rng;
 
 pub(crate) use data::{data_dir, html_files};
 

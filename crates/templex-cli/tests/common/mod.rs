@@ -4,6 +4,12 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+// The shared evaluation data, found and skipped as the library's tests do.
+#[path = "../../../templex/src/test_support/data.rs"]
+mod data;
+
+pub(crate) use data::data_dir;
+
 /// The `templex` binary under test.
 pub fn templex() -> Command {
     Command::new(env!("CARGO_BIN_EXE_templex"))
@@ -22,27 +28,4 @@ pub fn ok(out: Output) -> Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
-}
-
-/// The shared evaluation data, as the library's tests find it (`TEMPLEX_DATA`, else
-/// `../shared/data` beside the repository); `TEMPLEX_REQUIRE_DATA` turns absence into failure.
-pub fn data_dir() -> Option<PathBuf> {
-    let candidates = std::env::var_os("TEMPLEX_DATA")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(std::iter::once(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        ));
-    for c in candidates {
-        if c.join("gold").is_dir() && c.join("sites.json").is_file() {
-            return Some(c);
-        }
-    }
-    if std::env::var_os("TEMPLEX_REQUIRE_DATA").is_some() {
-        panic!("TEMPLEX_REQUIRE_DATA is set but the shared data was not found (set TEMPLEX_DATA)");
-    }
-    eprintln!(
-        "NOTICE: skipping: shared evaluation data not found (set TEMPLEX_DATA or place it at ../shared/data)"
-    );
-    None
 }

@@ -92,3 +92,25 @@ fn stdin_and_markdown() {
     assert!(md.contains("## "), "{md}");
     assert!(md.contains("```"), "{md}");
 }
+
+/// `--spread` takes a share of 0 or more; anything else is a usage error naming it.
+#[test]
+fn spread_must_be_a_share() {
+    let page = example_site().join("garden/compost-guide.html");
+    for bad in ["-1", "nan", "inf", "many"] {
+        let out = templex()
+            .args(["content", "--spread", bad])
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--spread {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("spread must be"), "--spread {bad}: {err}");
+    }
+    let out = ok(templex()
+        .args(["content", "--spread", "0"])
+        .arg(&page)
+        .output()
+        .unwrap());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("hot heap"));
+}

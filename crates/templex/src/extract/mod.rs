@@ -76,6 +76,18 @@ impl Default for ContentConfig {
     }
 }
 
+impl ContentConfig {
+    /// `share` checked as a [`spread`](Self::spread) share (finite, 0 or more): the one rule
+    /// the CLI, the server and the Python package apply to what a user gives.
+    pub fn spread_share(share: f64) -> Result<f64, String> {
+        if share >= 0.0 && share.is_finite() {
+            Ok(share)
+        } else {
+            Err(format!("spread must be a share of 0 or more, not {share}"))
+        }
+    }
+}
+
 /// The detected main content of a page.
 #[derive(Debug, Clone)]
 pub struct Content {
@@ -383,8 +395,13 @@ fn is_boilerplate_tag(doc: &Document, id: NodeId) -> bool {
 
 /// `<main>`, `<article>` and `role="main"`: elements that declare themselves main content.
 fn is_main_element(doc: &Document, id: NodeId) -> bool {
+    is_declared_main(doc, id) || doc.tag(id).is_some_and(|t| *t == local_name!("article"))
+}
+
+/// `<main>` and `role="main"`: the page's declared main element.
+fn is_declared_main(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
-        matches!(e.name.local, local_name!("main") | local_name!("article"))
+        e.name.local == local_name!("main")
             || e.attr("role")
                 .is_some_and(|r| r.eq_ignore_ascii_case("main"))
     })
@@ -518,13 +535,14 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
 /// product's details, a service page's answers, which a reader opens). The filters
 /// [`page_content`] applies inside its container (labels, link clusters, date lines) do
 /// not: a listing's prices, links and dates are its records.
-pub(crate) fn spread_content(doc: &Document, template: &[bool]) -> Content {
+///
+/// `page_words` is the page's visible words ([`kept_words`] of all of `<body>`).
+pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usize) -> Content {
     let mut keep = vec![false; doc.len()];
     let Some(body) = doc.body() else {
         return Content { root: None, keep };
     };
     let allowed = non_template_mask(doc, template);
-    let page_words = kept_words(doc, body, |_| true);
     let mut excluded = vec![false; doc.len()];
     for id in doc.subtree(body).map(NodeId) {
         let i = id.index();
@@ -932,13 +950,10 @@ fn grow_to_main(
     parts: Vec<NodeId>,
     agg: &Aggregates,
 ) -> (NodeId, Vec<NodeId>) {
-    let main = doc.ancestors(root).take_while(|a| *a != body).find(|a| {
-        doc.element(*a).is_some_and(|e| {
-            e.name.local == local_name!("main")
-                || e.attr("role")
-                    .is_some_and(|r| r.eq_ignore_ascii_case("main"))
-        })
-    });
+    let main = doc
+        .ancestors(root)
+        .take_while(|a| *a != body)
+        .find(|a| is_declared_main(doc, *a));
     match main {
         Some(main)
             if !agg.excluded[main.index()]

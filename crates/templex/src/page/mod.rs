@@ -236,10 +236,11 @@ fn choose_view(
     let inside = kept_words(doc, root, |id| container.is_content(id)) as f64;
     // What is not chrome is at most the page's words: the detector runs only when the
     // container could fall under the share.
-    if inside >= config.spread * kept_words(doc, body, |_| true) as f64 {
+    let page_words = kept_words(doc, body, |_| true);
+    if inside >= config.spread * page_words as f64 {
         return container;
     }
-    let spread = spread_content(doc, &chrome(&container));
+    let spread = spread_content(doc, &chrome(&container), page_words);
     if inside < config.spread * kept_words(doc, body, |id| spread.is_content(id)) as f64 {
         spread
     } else {
@@ -321,7 +322,8 @@ mod tests {
         for id in doc.subtree(by_id("top")) {
             template[id as usize] = true;
         }
-        let c = spread_content(&doc, &template);
+        let words = kept_words(&doc, doc.body().unwrap(), |_| true);
+        let c = spread_content(&doc, &template, words);
         let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
         assert!(
             text.contains("First post") && text.contains("thanks them all"),

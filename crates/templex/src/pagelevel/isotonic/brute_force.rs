@@ -2,26 +2,8 @@
 //! by hand, on degenerate shapes and through quantization.
 
 use super::{IsotonicError, SmoothOptions, Smoothing, cost, smooth};
+use crate::test_support::rng::Rng;
 use proptest::prelude::*;
-
-/// splitmix64: reproducible randomness without another dev-dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 /// A random tree with parents before children: either uniform random recursive (mostly not
 /// pre-order, which the solver accepts) or a genuine pre-order built depth first.
