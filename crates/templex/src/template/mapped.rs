@@ -92,7 +92,9 @@ impl<'a> Guard<'a> {
 /// (all by default), then [`TemplateRule`] decides; with `config.prior`, a node one vote
 /// short is template when PAGELEVEL says so. HybEx then takes the page-level main content
 /// out of the template, as the paper removes it before mapping: its text is no evidence
-/// (the vote is taken again without it) and the region is content; when that region holds
+/// (the vote is taken again without it) and the region is content, but for what the
+/// page-level step's finer views of it do not call content ([`protected_in_region`]: a
+/// forum's jump box inside the container of its thread); when that region holds
 /// most of the template, HybEx votes again as TemEx does (the note says so); a region
 /// whose text every compared page has is no main content, and nothing is taken out.
 pub(crate) fn vote(
@@ -120,9 +122,9 @@ pub(crate) fn vote_with(
         .votes
         .unwrap_or(mappings.len())
         .clamp(1, mappings.len());
-    let content = (config.method == Method::HybEx)
-        .then(|| page_content(doc, &ContentConfig::default()).root)
-        .flatten();
+    let found =
+        (config.method == Method::HybEx).then(|| page_content(doc, &ContentConfig::default()));
+    let content = found.as_ref().and_then(|c| c.root);
     let pl = std::cell::OnceCell::new();
     // The vote; text inside `removed` is no evidence either way.
     let run = |removed: Option<NodeId>| {
@@ -156,6 +158,9 @@ pub(crate) fn vote_with(
                 .collect();
             narrow_region(doc, r, mappings, &theirs)
         });
+        // The vote with the region's text as evidence, for the parts of the region that
+        // the page-level step itself does not call content.
+        let voted = template.clone();
         match protect_content_root(doc, content, &mut template) {
             Protection::Implausible => {
                 // Without the page-level step, HybEx's relaxed vote would let content shared by
@@ -169,11 +174,27 @@ pub(crate) fn vote_with(
             Protection::Applied => {
                 // HybEx removes the main content before it maps the page: the text of that
                 // region is no evidence either way, and the wrappers around it are text-less
-                // layout containers (template when their parent is). Vote again so.
+                // layout containers (template when their parent is). Vote again so. Inside
+                // the region, what the page-level step's finer views do not call content goes
+                // by the first vote ([`protected_in_region`]).
                 template = run(content);
-                if let Some(root) = content {
+                if let (Some(root), Some(found)) = (content, &found) {
+                    let chrome = || -> &[bool] {
+                        pl.get_or_init(|| {
+                            crate::pagelevel::detect(doc, url, config.model(), &config.pagelevel)
+                                .template
+                        })
+                    };
+                    let own = |id: NodeId| {
+                        index.kind(id) == crate::mapping::index::Kind::Text
+                            && !doc.parent(id).and_then(|p| doc.tag(p)).is_some_and(is_code)
+                            && !mappings.iter().any(|m| m.is_mapped(id))
+                    };
+                    let protected =
+                        protected_in_region(doc, root, &found.keep, own, &voted, chrome);
                     for i in doc.subtree(root) {
-                        template[i as usize] = false;
+                        let i = i as usize;
+                        template[i] = voted[i] && !protected[i];
                     }
                 }
             }
@@ -414,6 +435,65 @@ fn protect_content_root(doc: &Document, root: Option<NodeId>, template: &mut [bo
         }
     }
     Protection::Applied
+}
+
+/// Which nodes of HybEx's region `root` stay out of the template whatever the vote says
+/// (`voted`: the vote with the region's text as evidence). The region is the page-level
+/// container, coarser than the content: a forum's `#page-body` holds the thread and, after
+/// it, the board's jump box. The page-level step has two finer views of the region, and a
+/// node stays protected only when both call it content:
+/// * the container's keep mask (`keep`): a top-level part of the region that holds nothing
+///   the container keeps (a link cluster, a form, a boilerplate-named block its pruning
+///   dropped whole) is not the page's content — unless it holds text of the page's own
+///   (`own`: text no compared page has at its place, such as the page count of a listing's
+///   pagination). Parts inside a kept part (a post's byline and tags inside its article)
+///   belong to it and stay protected;
+/// * the per-node page-level detector, PAGELEVEL (`chrome`, asked for only when the vote
+///   calls some protected node template): a node it calls chrome is not protected.
+///
+/// What is not protected is template only when the vote says so: the site and the page
+/// must both call a node of the region template.
+fn protected_in_region<'c>(
+    doc: &Document,
+    root: NodeId,
+    keep: &[bool],
+    own: impl Fn(NodeId) -> bool,
+    voted: &[bool],
+    chrome: impl FnOnce() -> &'c [bool],
+) -> Vec<bool> {
+    let kept = |i: usize| keep.get(i).copied().unwrap_or(false);
+    // Reverse document order meets children before their parents.
+    let mut holds = vec![false; doc.len()];
+    for id in doc.subtree(root).rev().map(NodeId) {
+        let i = id.index();
+        holds[i] |= kept(i) || own(id);
+        if holds[i] && id != root {
+            if let Some(p) = doc.parent(id) {
+                holds[p.index()] = true;
+            }
+        }
+    }
+    // Document order: a node's top-level part is its parent's, or itself below the root.
+    let mut protected = vec![false; doc.len()];
+    for id in doc.subtree(root).map(NodeId) {
+        protected[id.index()] = match doc.parent(id) {
+            _ if id == root => true,
+            Some(p) if p == root => holds[id.index()],
+            Some(p) => protected[p.index()],
+            None => true,
+        };
+    }
+    let voted_inside = doc
+        .subtree(root)
+        .any(|i| protected[i as usize] && voted.get(i as usize).copied().unwrap_or(false));
+    if voted_inside {
+        let chrome = chrome();
+        for i in doc.subtree(root) {
+            let i = i as usize;
+            protected[i] &= !chrome.get(i).copied().unwrap_or(false);
+        }
+    }
+    protected
 }
 
 /// HybEx's region narrowed to the content slot the compared pages agree on: the node
@@ -706,6 +786,81 @@ mod tests {
     }
 
     const NAV: &str = r#"<div id="nav"><a href="/">Home</a> <a href="/about">About us</a></div>"#;
+
+    /// A forum page: the page-level container is the board's body, which holds the thread
+    /// and, after it, the board's jump box, a cluster of links every page shares.
+    fn board_page(n: u32) -> String {
+        let posts: String = (1..=3)
+            .map(|p| {
+                format!(
+                    r#"<div class="post" id="post{p}"><p>Reply {p} to thread {n}: the batch file reads each line of the input, splits it at the commas and writes the third field, which is what the question in thread {n} asked for. It works on every version since Windows XP, as far as I can tell.</p></div>"#
+                )
+            })
+            .collect();
+        format!(
+            r#"{NAV}<ul id="boards">{boards}</ul><div id="page-body"><h2 id="title">Thread {n}</h2><div class="post" id="pinned"><p>Please read the rules of the board before you post: one question per thread, show the code you tried, and say which version of Windows runs it.</p></div>{posts}<div id="jump"><a href="/f/1">General discussion</a> <a href="/f/2">Announcements</a> <a href="/f/3">Help and support</a> <a href="/f/4">Batch scripts</a></div></div><div id="foot">Footer line</div>"#,
+            boards = (1..=8)
+                .map(|b| format!(r#"<li><a href="/f/{b}">Board number {b}</a></li>"#))
+                .collect::<String>()
+        )
+    }
+
+    #[test]
+    fn parts_of_the_region_the_page_level_step_drops_are_voted() {
+        let config = TemplateConfig::hybex();
+        let (doc, t) = template_of(&config, &board_page(1), &[&board_page(2), &board_page(3)]);
+        let c = page_content(&doc, &ContentConfig::default());
+        let region = c.root.expect("a container");
+        let jump = by_id(&doc, "jump");
+        assert!(
+            doc.subtree(region).any(|i| i == jump.0) && !c.is_content(jump),
+            "the container holds the jump box and drops it: {}",
+            doc.dom_path(region)
+        );
+        for id in ["nav", "boards", "foot", "jump"] {
+            assert!(t[by_id(&doc, id).index()], "#{id} is template");
+        }
+        for id in ["title", "post1", "post3"] {
+            assert!(!t[by_id(&doc, id).index()], "#{id} is content");
+        }
+    }
+
+    #[test]
+    fn the_region_is_protected_where_both_page_level_views_call_it_content() {
+        let doc = parse_str(
+            r#"<body><div id="r"><div id="kept"><p id="p">Text</p><div id="box">Jump</div></div><div id="dropped">Links</div><div id="pager"><a id="page">Page</a><a id="last">7</a></div></div></body>"#,
+        );
+        let root = by_id(&doc, "r");
+        // The container keeps itself, the first part and its paragraph.
+        let mut keep = vec![false; doc.len()];
+        keep[root.index()] = true;
+        keep[by_id(&doc, "kept").index()] = true;
+        for i in doc.subtree(by_id(&doc, "p")) {
+            keep[i as usize] = true;
+        }
+        // Text that no compared page has: the pager's page count.
+        let last = by_id(&doc, "last");
+        let own = |id: NodeId| doc.parent(id) == Some(last);
+        let mut chrome = vec![false; doc.len()];
+        for i in doc.subtree(by_id(&doc, "box")) {
+            chrome[i as usize] = true;
+        }
+        let is = |p: &[bool], id: &str| p[by_id(&doc, id).index()];
+        // Nothing protected is voted template: PAGELEVEL is not asked.
+        let voted = vec![false; doc.len()];
+        let p = protected_in_region(&doc, root, &keep, own, &voted, || panic!("not asked"));
+        assert!(is(&p, "r") && is(&p, "p") && is(&p, "box"));
+        assert!(!is(&p, "dropped"), "a part the container drops whole");
+        assert!(
+            is(&p, "pager") && is(&p, "page"),
+            "a dropped part with text of its own"
+        );
+        let voted = vec![true; doc.len()];
+        let p = protected_in_region(&doc, root, &keep, own, &voted, || &chrome[..]);
+        assert!(is(&p, "r") && is(&p, "kept") && is(&p, "p"));
+        assert!(!is(&p, "box"), "what PAGELEVEL calls chrome");
+        assert!(!is(&p, "dropped") && is(&p, "pager"));
+    }
 
     #[test]
     fn script_and_style_text_is_no_evidence() {
