@@ -502,13 +502,20 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     };
     let agg = Aggregates::measure(doc, body, config);
     let Some((best, candidates)) = choose(doc, body, &agg) else {
+        tracing::debug!("no text outside boilerplate");
         return nothing();
     };
     let root = tighten(doc, best, &candidates, &agg, config);
     let (root, parts) = widen(doc, body, root, &agg, config);
     let (root, parts) = grow_to_article(doc, body, root, parts, &agg);
     let (root, parts) = grow_to_main(doc, body, root, parts, &agg);
-    let (root, parts, records) = match records(doc, body, &agg) {
+    let list = records(doc, body, &agg);
+    tracing::debug!(
+        container = %doc.dom_path(root),
+        records = ?list.map(|l| (doc.dom_path(l.container), l.words)),
+        "page content"
+    );
+    let (root, parts, records) = match list {
         Some(list) if is_listing(doc, root, list, &agg, declares_article(doc)) => {
             let root = if doc.contains(root, list.container) {
                 root
@@ -519,6 +526,7 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
         }
         _ => (root, parts, None),
     };
+    tracing::debug!(root = %doc.dom_path(root), listing = records.is_some(), "content root");
     let mut keep = prune(doc, root, &parts, records, &agg, config, title.as_deref());
     drop_orphan_headings(doc, root, &mut keep, &agg.words);
     Content {

@@ -241,7 +241,9 @@ fn choose_view(
         return container;
     }
     let spread = spread_content(doc, &chrome(&container), page_words);
-    if inside < config.spread * kept_words(doc, body, |id| spread.is_content(id)) as f64 {
+    let spread_words = kept_words(doc, body, |id| spread.is_content(id));
+    tracing::debug!(inside, spread_words, page_words, "page-level views");
+    if inside < config.spread * spread_words as f64 {
         spread
     } else {
         container

@@ -245,7 +245,9 @@ pub(crate) fn node_features_with(
         match &doc.node(id).data {
             NodeData::Element(e) => {
                 let tag = &e.name.local;
-                if is_invisible(tag) {
+                // A page read without scripts shows its `<noscript>` (a forum's crawler view
+                // holds the posts there), as `Document::visible` does.
+                if is_invisible(tag) && !(doc.noscript_shown && *tag == local_name!("noscript")) {
                     invisible[ix] = true;
                 }
                 if e.is(&local_name!("a")) {
@@ -531,6 +533,21 @@ mod tests {
         assert!(fx.classified[find("li").index()]);
         assert!(!fx.classified[find("a").index()]);
         assert!(fx.classified[doc.body().unwrap().index()]);
+    }
+
+    /// A page read without scripts shows its `<noscript>`: the posts of a forum's crawler
+    /// view there are classified.
+    #[test]
+    fn noscript_is_classified_when_shown() {
+        let html = "<body><div id=app></div><noscript><div class=post><p>The first post \
+                    of the thread, with words.</p></div></noscript></body>";
+        let doc = crate::dom::parse_bytes_lean(html.as_bytes(), None);
+        let fx = node_features(&doc, None);
+        let p = doc
+            .elements()
+            .find(|e| doc.tag(*e).is_some_and(|t| *t == local_name!("p")))
+            .unwrap();
+        assert!(fx.classified[p.index()]);
     }
 
     #[test]
