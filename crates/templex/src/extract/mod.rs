@@ -599,6 +599,10 @@ struct Aggregates {
     link_words: Vec<u32>,
     /// Sentence punctuation marks.
     punct: Vec<u32>,
+    /// Text blocks.
+    blocks: Vec<u32>,
+    /// Links (`<a href>`).
+    links: Vec<u32>,
     /// Whether the subtree shows an image or a video.
     media: Vec<bool>,
     /// Boilerplate (hidden, chrome by its tag, comments) and inside it: cannot hold the
@@ -620,7 +624,10 @@ impl Aggregates {
         let mut link_words = vec![0u32; n];
         let mut punct = vec![0u32; n];
         let mut prose = vec![0.0f64; n];
+        let mut block_count = vec![0u32; n];
+        let mut links = vec![0u32; n];
         for b in &blocks {
+            block_count[b.owner.index()] += 1;
             let v = block_value(b);
             mass[b.owner.index()] += v;
             prose[b.owner.index()] += v.max(0.0);
@@ -638,6 +645,12 @@ impl Aggregates {
                 words[p.index()] += words[id.index()];
                 link_words[p.index()] += link_words[id.index()];
                 punct[p.index()] += punct[id.index()];
+                block_count[p.index()] += block_count[id.index()];
+                links[id.index()] += u32::from(
+                    doc.element(id)
+                        .is_some_and(|e| e.is(&local_name!("a")) && e.attr("href").is_some()),
+                );
+                links[p.index()] += links[id.index()];
             }
         }
         let mut excluded = vec![false; n];
@@ -692,6 +705,8 @@ impl Aggregates {
             words,
             link_words,
             punct,
+            blocks: block_count,
+            links,
             media,
             excluded,
             hints,
@@ -833,8 +848,8 @@ const MIN_RECORDS: usize = 5;
 const RECORDS_OVER_PROSE: f64 = 3.0;
 
 /// The largest list of records on the page outside boilerplate: the element with the most
-/// words in at least [`MIN_RECORDS`] element children of one tag and class, most of which
-/// carry text outside links (menus are lists of bare links).
+/// words in at least [`MIN_RECORDS`] element children of one tag and first class, most of
+/// which read as records ([`is_record`]; menus are lists of bare links).
 fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<Records> {
     let mut best: Option<Records> = None;
     let mut groups: rustc_hash::FxHashMap<(&LocalName, &str), (usize, usize, u32)> =
@@ -851,19 +866,21 @@ fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<Records> {
         groups.clear();
         for c in doc.element_children(id) {
             let ci = c.index();
-            if agg.excluded[ci] || agg.words[ci] == 0 {
+            // A part named like chrome (`nav-breadcrumbs`, `footer-links`) is no record: layout
+            // rows of one class hold the header, the breadcrumbs and the footer.
+            if agg.excluded[ci] || agg.words[ci] == 0 || agg.negative[ci] {
                 continue;
             }
             let Some(e) = doc.element(c) else { continue };
             if e.name.local == local_name!("p") || is_heading(&e.name.local) {
                 continue;
             }
-            let g = groups
-                .entry((&e.name.local, e.attr("class").unwrap_or("")))
-                .or_insert((0, 0, 0));
+            // Records of one kind share their first class; the others mark states
+            // (`featured`, `sold-out`).
+            let kind = e.classes().next().unwrap_or("");
+            let g = groups.entry((&e.name.local, kind)).or_insert((0, 0, 0));
             g.0 += 1;
-            // A record links to its item and says something of it beside the link.
-            g.1 += usize::from(agg.link_words[ci] > 0 && agg.link_words[ci] < agg.words[ci]);
+            g.1 += usize::from(is_record(agg, c));
             g.2 += agg.words[ci];
         }
         for &(n, with_text, words) in groups.values() {
@@ -876,6 +893,16 @@ fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<Records> {
         }
     }
     best
+}
+
+/// Whether `id` reads as a record: it links to its item and says something of it beside
+/// the link, or its link is a card of several blocks (title, date, price). A menu item is
+/// one link, or a heading over a list of links (a link per block).
+fn is_record(agg: &Aggregates, id: NodeId) -> bool {
+    let i = id.index();
+    let (words, link_words) = (agg.words[i], agg.link_words[i]);
+    link_words > 0
+        && (link_words < words || (agg.blocks[i] >= 2 && 2 * agg.links[i] <= agg.blocks[i]))
 }
 
 /// Whether the page is a listing: the records outweigh the prose content found without

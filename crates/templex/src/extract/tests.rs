@@ -541,6 +541,73 @@ fn listing_records_are_the_content() {
     assert_has(&text, &["Story 1 of the week", "Story 30 of the week"], &[]);
 }
 
+/// Cards that are one link each (title, company, place and date inside the `<a>`) are
+/// records, whatever state classes some carry (`featured`); a menu of bare links is not.
+#[test]
+fn cards_inside_links_are_records() {
+    let cards: String = (1..=8)
+        .map(|i| {
+            let state = if i % 3 == 0 { " featured" } else { "" };
+            format!(
+                "<li class=\"listing{state}\"><a href=/jobs/{i}><h3>Senior engineer number {i} \
+                 for payments</h3><div>Acme Widgets Company {i}</div><div>Remote, anywhere in \
+                 Europe</div></a></li>"
+            )
+        })
+        .collect();
+    let menu: String = (1..=8)
+        .map(|i| format!("<li class=item><a href=/c/{i}>Category {i}</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><body><div class=menu-wrap><ul class=cats>{menu}</ul></div><header>\
+         <p>Looking for remote roles? Advance your career here.</p></header>\
+         <section><h2>Programming jobs</h2><ul class=jobs>{cards}</ul></section></body></html>"
+    );
+    assert_has(
+        &text_of(&html),
+        &[
+            "Senior engineer number 1",
+            "Senior engineer number 6",
+            "Acme Widgets Company 8",
+            "anywhere in Europe",
+        ],
+        &["Category 3"],
+    );
+}
+
+/// Layout rows of one class (`row`) are no list of records when some are named like chrome
+/// (the breadcrumbs, the footer): the article between them stays the content, without the
+/// rows beside it.
+#[test]
+fn layout_rows_named_like_chrome_are_not_records() {
+    let links = |n: usize, what: &str| -> String {
+        (1..=n)
+            .map(|i| format!("<a href=/{what}/{i}>{what} link {i}</a> and more text "))
+            .collect()
+    };
+    let html = format!(
+        "<html><body><div id=wrap>\
+         <div class=row id=top>The federal office for radiation, at your service. {}</div>\
+         <div class=row id=navBreadcrumbs>{}</div>\
+         <div class=row id=main><h1>Radon at home</h1><p>Radon is a radioactive gas. It \
+         comes from the ground, and it gathers in cellars. Ventilation helps, says the \
+         office, and so do sealed floors.</p></div>\
+         <div class=row id=footerLinks>{}</div>\
+         <div class=row id=extras>{}</div>\
+         <div class=row id=more>{}</div></div></body></html>",
+        links(6, "menu"),
+        links(3, "crumb"),
+        links(30, "footer"),
+        links(20, "extra"),
+        links(20, "more"),
+    );
+    assert_has(
+        &text_of(&html),
+        &["Radon is a radioactive gas"],
+        &["at your service", "extra link 3", "more link 2"],
+    );
+}
+
 /// WCXB's word-level page score (../shared/data/README.md): lower-cased `\w+` token
 /// multisets; (precision, recall, F1); an empty gold scores 1 only for an empty prediction.
 fn wcxb_prf(gold: &str, pred: &str) -> (f64, f64, f64) {

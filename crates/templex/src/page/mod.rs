@@ -341,10 +341,12 @@ mod tests {
     /// declared an article keeps the container; `spread: 0` turns the view off.
     #[test]
     fn a_page_that_spreads_its_content_is_read_whole() {
+        // Cards without a shared first class (generated class names): the container's list
+        // of records does not see them.
         let cards: String = (1..=20)
             .map(|i| {
                 format!(
-                    "<div class=\"tile t{i}\"><a href=/p/{i}>Walnut table number {i}</a> \
+                    "<div class=\"t{i} tile\"><a href=/p/{i}>Walnut table number {i}</a> \
                      <a href=/b/{i}>Oakworks</a> <a href=/c/{i}>Tables</a> {i}9.99</div>"
                 )
             })
