@@ -736,15 +736,15 @@ def markdown(name, res):
         lines.append("| " + " | ".join(cells) + " |")
         if tool == "templex":
             foot.append(f"- templex: ms/page = wall time of {t['processes']} `templex content` process(es) / pages"
-                        + " (reading, unzipping, decoding, extracting, writing JSON lines); the peers'"
-                        + " ms/page = reading, unzipping and decoding the file, then extracting, in this"
-                        + " process; in parentheses their extraction alone"
+                        + " (reading, unzipping, decoding, extracting, writing JSON lines)"
                         + (f"; in parentheses the mean of its own `timings.total_ms` over {t['timings_total_ms_pages']} pages"
                            if t.get("timings_total_ms_mean") is not None else "; no `timings.total_ms` in its output"))
             for pe in t.get("process_errors", [])[:3]:
                 foot.append(f"- templex process error: {pe}")
         for ex in t["error_examples"][:2]:
             foot.append(f"- {tool} error e.g. {ex}")
+    foot.append("- peers: ms/page = reading, unzipping and decoding the file, then extracting, in this"
+                " process; in parentheses the extraction alone")
     lines += [""] + foot + [f"- note: {n}" for n in res.get("notes", [])]
     lines.append(f"- decoding of the pages for the peers: {res['decode']}")
     return "\n".join(lines)
