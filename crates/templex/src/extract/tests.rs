@@ -773,7 +773,7 @@ const WCXB_FLOORS: [(&str, f64); 8] = [
     ("article", 0.94),
     ("forum", 0.74),
     ("product", 0.56),
-    ("listing", 0.61),
+    ("listing", 0.62),
     ("collection", 0.58),
     ("service", 0.78),
     ("documentation", 0.92),
