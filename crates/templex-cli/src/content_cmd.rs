@@ -64,7 +64,7 @@ pub struct ContentArgs {
     pub captions: bool,
 
     /// Page-level: when the main container holds less than this share of what the page-level
-    /// template detector does not call chrome, the page spreads its content (a listing, a
+    /// detectors do not call chrome, the page spreads its content (a listing, a
     /// thread, a service page) and all of that is content; 0 keeps the container always.
     #[arg(
         long,

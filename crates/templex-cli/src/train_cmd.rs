@@ -10,7 +10,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use templex::eval::{DataSite, EvalReport, Prediction, evaluate_sites, load_gold};
 use templex::train::{
-    SiteSamples, SiteTrainConfig, TrainConfig, TrainingInfo, TrainingSet, site_samples, train,
+    ForestConfig, SiteSamples, SiteTrainConfig, TrainConfig, TrainingInfo, TrainingSet,
+    content_samples, read_gold_pages, site_samples, train, train_forest,
 };
 use templex::{
     MirrorSource, PageLevelConfig, PageLevelModel, PageSource, SiteLevelConfig, detect_page_level,
@@ -77,6 +78,57 @@ pub struct TrainArgs {
     /// With --cross-validate: write the per-page rows as JSON here.
     #[arg(long, value_name = "OUT.json")]
     pub json: Option<PathBuf>,
+
+    /// Train the content model instead, on the page-level gold of --content-gold, and write
+    /// it (JSON) here.
+    #[arg(long, value_name = "FILE")]
+    pub content_out: Option<PathBuf>,
+
+    /// The page-level benchmark the content model learns from (`ground-truth/ID.json`,
+    /// `html/ID.html.gz`) [default: DATA/pagelevel/wcxb-dev].
+    #[arg(long, value_name = "DIR")]
+    pub content_gold: Option<PathBuf>,
+}
+
+/// `templex train --content-out`: the content model from a page-level benchmark's gold.
+fn train_content(data: &Path, args: &TrainArgs, out: &Path) -> Result<ExitCode> {
+    let dir = args
+        .content_gold
+        .clone()
+        .unwrap_or_else(|| data.join("pagelevel/wcxb-dev"));
+    let t0 = Instant::now();
+    let pages = read_gold_pages(&dir)
+        .with_context(|| format!("cannot read the gold pages in {}", dir.display()))?;
+    if pages.is_empty() {
+        bail!("no gold pages in {}", dir.display());
+    }
+    let set = content_samples(&pages);
+    eprintln!(
+        "labelled {} pages ({} nodes) in {:.1} s",
+        pages.len(),
+        set.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    let config = ForestConfig::default();
+    let notes = vec![format!(
+        "templex train --content-out: {} pages of {}, {} rounds of depth {}, learning rate {}",
+        pages.len(),
+        dir.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().to_string()),
+        config.rounds,
+        config.depth,
+        config.learning_rate
+    )];
+    let forest = train_forest(&set, &config, notes);
+    std::fs::write(out, forest.to_json())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!(
+        "wrote {} ({} trees) in {:.1} s",
+        out.display(),
+        forest.trees.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The data directory: the flag, `TEMPLEX_DATA`, or `../shared/data`.
@@ -93,6 +145,9 @@ fn read_sites(data: &Path) -> Result<Vec<DataSite>> {
 /// Run `templex train`.
 pub fn run(args: TrainArgs) -> Result<ExitCode> {
     let data = data_dir(&args.data);
+    if let Some(out) = &args.content_out {
+        return train_content(&data, &args, out);
+    }
     let all = read_sites(&data)?;
     let gold_dir = data.join("gold");
     let gold = load_gold(&gold_dir)

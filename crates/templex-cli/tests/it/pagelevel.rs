@@ -165,3 +165,45 @@ fn shipped_model_is_reproducible() {
         }
     }
 }
+
+/// The shipped content model is what `templex train --content-out` builds from WCXB dev's
+/// gold, nothing else.
+#[test]
+fn shipped_content_model_is_reproducible() {
+    let Some(data) = data_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("content_model.json");
+    let out = templex()
+        .args(["train", "--content-out"])
+        .arg(&model)
+        .arg("--data")
+        .arg(&data)
+        .output()
+        .unwrap();
+    ok(out);
+    let fresh: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let shipped: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../templex/src/pagelevel/content_model.json"
+    ))
+    .unwrap();
+    assert_eq!(fresh["features"], shipped["features"]);
+    assert_eq!(fresh["notes"], shipped["notes"]);
+    let (a, b) = (
+        fresh["trees"].as_array().unwrap(),
+        shipped["trees"].as_array().unwrap(),
+    );
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!(x["feature"], y["feature"]);
+        for (u, v) in x["value"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(y["value"].as_array().unwrap())
+        {
+            let (u, v) = (u.as_f64().unwrap(), v.as_f64().unwrap());
+            assert!((u - v).abs() < 1e-6, "{u} vs {v}");
+        }
+    }
+}

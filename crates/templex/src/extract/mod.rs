@@ -57,8 +57,9 @@ pub struct ContentConfig {
     /// `title`.
     pub drop_headline: bool,
     /// A page whose main container holds less than this share of the words that the
-    /// page-level template detector leaves is a page that spreads its content (listings,
-    /// threads, service pages): all of those words are its content (0 disables).
+    /// page-level detectors leave is a page that spreads its content (listings, threads,
+    /// service pages): all of those words are its content (0 disables). 0.35 is the largest
+    /// share that keeps trafilatura-eval's articles at their figure (BENCHMARKS.md).
     pub spread: f64,
 }
 
@@ -71,7 +72,7 @@ impl Default for ContentConfig {
             drop_captions: true,
             drop_headline: true,
             expand: 0.2,
-            spread: 0.4,
+            spread: 0.35,
         }
     }
 }

@@ -12,7 +12,8 @@ use crate::extract::{
     declares_article, kept_words, page_content, page_metadata, spread_content, url_date,
 };
 use crate::method::Method;
-use crate::pagelevel::{self, Model as PageLevelModel, PageLevelConfig};
+use crate::pagelevel::features::node_features_with;
+use crate::pagelevel::{self, Forest, Model as PageLevelModel, PageLevelConfig};
 
 /// What is known of a page besides its bytes.
 #[derive(Debug, Clone, Default)]
@@ -196,12 +197,35 @@ pub(crate) fn page_level_content_of_text(
     })
 }
 
-/// What PAGELEVEL calls chrome on `doc`, whose container under `config` is `container`.
+/// What is chrome on `doc`, whose container under `config` is `container`: what both
+/// page-level detectors call template — PAGELEVEL, trained on what recurs across a site's
+/// pages (it keeps a thread's comment-named posts), and the content model, trained on what
+/// readers of single pages call content (it keeps a listing's cards and a service page's
+/// sections). One node feature set feeds both.
 fn chrome(
     doc: &Document,
     url: Option<&Url>,
     config: &ContentConfig,
     container: &Content,
+) -> Vec<bool> {
+    chrome_by(
+        doc,
+        url,
+        config,
+        container,
+        PageLevelModel::builtin(),
+        Forest::builtin(),
+    )
+}
+
+/// [`chrome`] as `model` and `forest` see it.
+fn chrome_by(
+    doc: &Document,
+    url: Option<&Url>,
+    config: &ContentConfig,
+    container: &Content,
+    model: &PageLevelModel,
+    forest: &Forest,
 ) -> Vec<bool> {
     // The detector's features include the container under the default settings: the one
     // at hand when the settings are those.
@@ -211,10 +235,30 @@ fn chrome(
             spread: config.spread,
             ..defaults
         };
-    let model = PageLevelModel::builtin();
+    let fx = node_features_with(doc, url, same.then_some(container));
     let settings = PageLevelConfig::default();
-    pagelevel::detect_with(doc, url, model, &settings, same.then_some(container)).template
+    let mut template =
+        pagelevel::detect_from(doc, &fx, &|fx, id| model.score(fx, id), &settings).template;
+    let content_settings = PageLevelConfig {
+        threshold: CONTENT_THRESHOLD,
+        ..settings
+    };
+    let by_content = pagelevel::detect_from(
+        doc,
+        &fx,
+        &|fx, id| forest.predict(fx.row(id)),
+        &content_settings,
+    );
+    for (t, c) in template.iter_mut().zip(by_content.template) {
+        *t &= c;
+    }
+    template
 }
+
+/// The content model's threshold on smoothed templateness: it errs towards content, which
+/// the container rule and PAGELEVEL then weigh (cross-validated by domain on WCXB dev: 0.5
+/// holds out 0.817, 0.8 0.841 alone; BENCHMARKS.md).
+const CONTENT_THRESHOLD: f64 = 0.8;
 
 /// [`page_level_content`] given what is chrome (asked for only when the container could
 /// hold too little of the page).
@@ -278,6 +322,60 @@ pub(crate) fn outside_content(doc: &Document, keep: &[bool]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Cross-validation of the content model by registrable domain on WCXB dev: five folds,
+    /// each page's content found with the forest trained on the other four, written to
+    /// `$TEMPLEX_CV_OUT/cv.jsonl` for `bench/peers/cv.py`
+    /// (BENCHMARKS.md: `TEMPLEX_CV_OUT=/tmp/cv cargo test --release -p templex --lib --
+    /// --ignored content_model_cross_validation`).
+    #[test]
+    #[ignore]
+    fn content_model_cross_validation() {
+        let Some(data) = crate::test_support::data_dir() else {
+            return;
+        };
+        let out = std::path::PathBuf::from(
+            std::env::var("TEMPLEX_CV_OUT").unwrap_or_else(|_| "/tmp/cv".into()),
+        );
+        std::fs::create_dir_all(&out).unwrap();
+        let pages = pagelevel::read_gold_pages(&data.join("pagelevel/wcxb-dev")).unwrap();
+        let fold = |p: &pagelevel::GoldPage| {
+            let host = p.url.as_ref().and_then(|u| u.host_str()).unwrap_or("");
+            let domain = psl::domain_str(host).unwrap_or(host);
+            (crate::pagelevel::sitelevel::stable_hash(domain) % 5) as usize
+        };
+        let config = ContentConfig::default();
+        let mut lines = String::new();
+        for k in 0..5 {
+            let train: Vec<pagelevel::GoldPage> =
+                pages.iter().filter(|p| fold(p) != k).cloned().collect();
+            let forest = pagelevel::train_forest(
+                &pagelevel::content_samples(&train),
+                &pagelevel::ForestConfig::default(),
+                vec![],
+            );
+            for p in pages.iter().filter(|p| fold(p) == k) {
+                let budget = Budget::default();
+                let Ok(doc) = parse_page(&p.html, None, ParseMode::Lean, &budget, Instant::now())
+                else {
+                    continue;
+                };
+                let url = p.url.as_ref();
+                let model = PageLevelModel::builtin();
+                let chosen = choose_view(&doc, &config, |c| {
+                    chrome_by(&doc, url, &config, c, model, &forest)
+                });
+                let body = doc.body().unwrap_or(NodeId::ROOT);
+                let text = content_text(&doc, chosen.root.unwrap_or(body), &|id| {
+                    chosen.is_content(id)
+                });
+                let line = serde_json::json!({"id": p.id, "fold": k, "text": text});
+                lines.push_str(&line.to_string());
+                lines.push('\n');
+            }
+        }
+        std::fs::write(out.join("cv.jsonl"), lines).unwrap();
+    }
 
     #[test]
     fn extracts_and_renders_the_main_content() {

@@ -7,12 +7,17 @@
 //! The classifier is trained on labels that SITELEVEL ([`sitelevel`]) derives automatically
 //! from whole sites ([`training`], `templex train`); the trained model ships with templex
 //! ([`Model::builtin`]).
+//!
+//! The content model ([`trees`]) scores the same features with boosted trees trained on a
+//! page-level benchmark's gold text (`templex train --content-out`); page-level content
+//! calls chrome what both call template.
 
 pub(crate) mod features;
 pub(crate) mod isotonic;
 pub(crate) mod model;
 pub(crate) mod sitelevel;
 pub(crate) mod training;
+pub(crate) mod trees;
 
 use std::time::{Duration, Instant};
 
@@ -26,6 +31,8 @@ pub use features::{FEATURE_NAMES, node_features};
 pub use model::{Model, ModelError, TrainConfig, TrainingInfo, TrainingSet, train};
 pub use sitelevel::SiteLevelConfig;
 pub(crate) use sitelevel::{SiteLevel, SiteLevelModel};
+pub use training::{GoldPage, content_samples, gold_samples, read_gold_pages};
+pub use trees::{Forest, ForestConfig, train_forest};
 
 /// Settings of [`detect`].
 #[derive(Debug, Clone)]
@@ -181,10 +188,39 @@ pub(crate) fn detect_with(
     config: &PageLevelConfig,
     content: Option<&Content>,
 ) -> PageLevelResult {
-    let n = doc.len();
+    detect_by(
+        doc,
+        page_url,
+        &|fx, id| model.score(fx, id),
+        config,
+        content,
+    )
+}
+
+/// [`detect_with`] with any scorer.
+fn detect_by(
+    doc: &Document,
+    page_url: Option<&Url>,
+    score: &dyn Fn(&features::NodeFeatures, NodeId) -> f64,
+    config: &PageLevelConfig,
+    content: Option<&Content>,
+) -> PageLevelResult {
     let t0 = Instant::now();
     let fx = features::node_features_with(doc, page_url, content);
-    let features = t0.elapsed();
+    let mut result = detect_from(doc, &fx, score, config);
+    result.timings.features = t0.elapsed() - result.timings.classify - result.timings.smooth;
+    result
+}
+
+/// Classification and smoothing of a page whose features are `fx`, nodes scored by `score`.
+pub(crate) fn detect_from(
+    doc: &Document,
+    fx: &features::NodeFeatures,
+    score: &dyn Fn(&features::NodeFeatures, NodeId) -> f64,
+    config: &PageLevelConfig,
+) -> PageLevelResult {
+    let n = doc.len();
+    let features = std::time::Duration::ZERO;
     let mut result = PageLevelResult {
         scores: vec![0.0; n],
         smoothed: vec![0.0; n],
@@ -200,7 +236,7 @@ pub(crate) fn detect_with(
     };
     let t1 = Instant::now();
     let (tree, owner) = smooth_tree(doc, &fx.classified, body);
-    let x: Vec<f64> = tree.ids.iter().map(|id| model.score(&fx, *id)).collect();
+    let x: Vec<f64> = tree.ids.iter().map(|id| score(fx, *id)).collect();
     result.timings.classify = t1.elapsed();
     let t2 = Instant::now();
     let (y, roots) = if config.smooth && !tree.ids.is_empty() {

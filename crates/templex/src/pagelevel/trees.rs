@@ -1,0 +1,374 @@
+//! The content model: gradient-boosted regression trees (logistic loss, histogram splits)
+//! over PAGELEVEL's node features, trained on a page-level benchmark's gold text
+//! ([`super::training::gold_samples`]). Where the shipped PAGELEVEL model learned what
+//! recurs across a site's pages, this one learned what readers of single pages call content:
+//! a listing's cards, a service page's sections.
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::features::{FEATURE_NAMES, N_FEATURES};
+use super::model::{ModelError, TrainingSet};
+
+/// The content model shipped with templex (`templex train --content-out`).
+const BUILTIN: &str = include_str!("content_model.json");
+
+/// Settings of [`train_forest`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForestConfig {
+    /// Boosting rounds (one tree each).
+    pub rounds: usize,
+    /// Depth of every tree.
+    pub depth: usize,
+    /// Shrinkage of every tree's leaves.
+    pub learning_rate: f64,
+    /// L2 penalty on the leaf values.
+    pub lambda: f64,
+}
+
+impl Default for ForestConfig {
+    fn default() -> Self {
+        ForestConfig {
+            rounds: 100,
+            depth: 5,
+            learning_rate: 0.1,
+            lambda: 1.0,
+        }
+    }
+}
+
+/// One regression tree, as flat arrays: node `k` splits on `feature[k]` (left when the value
+/// is at most `cut[k]`), or is a leaf (`feature[k] < 0`) worth `value[k]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tree {
+    /// Split feature per node; -1 for a leaf.
+    pub feature: Vec<i32>,
+    /// Split threshold per node.
+    pub cut: Vec<f32>,
+    /// Left child per node.
+    pub left: Vec<u32>,
+    /// Right child per node.
+    pub right: Vec<u32>,
+    /// Leaf value per node (log-odds, before the learning rate).
+    pub value: Vec<f64>,
+}
+
+impl Tree {
+    fn leaf(&self, row: &[f32]) -> f64 {
+        let mut k = 0usize;
+        // A tree of depth d is walked in at most d steps; the bound guards a malformed file.
+        for _ in 0..self.feature.len() {
+            match usize::try_from(self.feature[k]) {
+                Ok(f) => {
+                    k = if row[f] <= self.cut[k] {
+                        self.left[k]
+                    } else {
+                        self.right[k]
+                    } as usize
+                }
+                Err(_) => return self.value[k],
+            }
+        }
+        0.0
+    }
+}
+
+/// A boosted forest scoring a node's templateness (probability that it is not content).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Forest {
+    /// Feature names, in the order the splits use; must equal this build's.
+    pub features: Vec<String>,
+    /// Log-odds before the first tree.
+    pub base: f64,
+    /// Shrinkage of every tree.
+    pub learning_rate: f64,
+    /// The trees.
+    pub trees: Vec<Tree>,
+    /// How it was trained.
+    pub notes: Vec<String>,
+}
+
+impl Forest {
+    /// The content model shipped with templex.
+    pub fn builtin() -> &'static Forest {
+        static FOREST: OnceLock<Forest> = OnceLock::new();
+        FOREST.get_or_init(|| {
+            // The shipped file is checked by tests; a broken one is a build defect.
+            Forest::from_json(BUILTIN).expect("the built-in content model is valid")
+        })
+    }
+
+    /// Parse and validate a forest.
+    pub fn from_json(json: &str) -> Result<Forest, ModelError> {
+        let f: Forest = serde_json::from_str(json)?;
+        f.validate()?;
+        Ok(f)
+    }
+
+    /// Serialize (compact: the trees are long).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    fn validate(&self) -> Result<(), ModelError> {
+        if self
+            .features
+            .iter()
+            .map(String::as_str)
+            .ne(FEATURE_NAMES.iter().copied())
+        {
+            return Err(ModelError::Features(format!(
+                "content model has {} features, build has {}",
+                self.features.len(),
+                N_FEATURES
+            )));
+        }
+        for t in &self.trees {
+            let n = t.feature.len();
+            let children_ok = |c: &Vec<u32>| c.len() == n && c.iter().all(|k| (*k as usize) < n);
+            if n == 0
+                || t.cut.len() != n
+                || t.value.len() != n
+                || !children_ok(&t.left)
+                || !children_ok(&t.right)
+                || t.feature.iter().any(|f| *f >= N_FEATURES as i32)
+                || t.value.iter().any(|v| !v.is_finite())
+            {
+                return Err(ModelError::Malformed("content model tree".into()));
+            }
+        }
+        if !(self.base.is_finite() && self.learning_rate.is_finite()) {
+            return Err(ModelError::Malformed("content model base".into()));
+        }
+        Ok(())
+    }
+
+    /// Templateness of one feature row.
+    pub fn predict(&self, row: &[f32]) -> f64 {
+        let z =
+            self.base + self.learning_rate * self.trees.iter().map(|t| t.leaf(row)).sum::<f64>();
+        1.0 / (1.0 + (-z).exp())
+    }
+}
+
+/// Bins per feature of the split search.
+const BINS: usize = 64;
+
+/// Train a forest on `set` (template = true), every sample weighted.
+pub fn train_forest(set: &TrainingSet, config: &ForestConfig, notes: Vec<String>) -> Forest {
+    let d = N_FEATURES;
+    let n = set.len();
+    let row = |i: usize| &set.rows[i * d..(i + 1) * d];
+    let mut forest = Forest {
+        features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
+        base: 0.0,
+        learning_rate: config.learning_rate,
+        trees: Vec::new(),
+        notes,
+    };
+    if n == 0 {
+        return forest;
+    }
+    // Quantile cuts per feature, from a sample of the rows.
+    let stride = (n / 50_000).max(1);
+    let cuts: Vec<Vec<f32>> = (0..d)
+        .map(|f| {
+            let mut v: Vec<f32> = (0..n).step_by(stride).map(|i| row(i)[f]).collect();
+            v.sort_by(f32::total_cmp);
+            let mut c: Vec<f32> = (1..BINS)
+                .map(|k| v[(k * v.len() / BINS).min(v.len() - 1)])
+                .collect();
+            c.dedup();
+            c
+        })
+        .collect();
+    let bins: Vec<u8> = (0..n * d)
+        .map(|j| cuts[j % d].partition_point(|c| *c < set.rows[j]) as u8)
+        .collect();
+    let wsum: f64 = set.weights.iter().sum();
+    let scale = if wsum > 0.0 { n as f64 / wsum } else { 1.0 };
+    let w: Vec<f64> = set.weights.iter().map(|x| x * scale).collect();
+    let positive = (0..n).filter(|i| set.labels[*i]).map(|i| w[i]).sum::<f64>() / n as f64;
+    let p0 = positive.clamp(1e-6, 1.0 - 1e-6);
+    forest.base = (p0 / (1.0 - p0)).ln();
+    let mut z = vec![forest.base; n];
+    let (mut g, mut h) = (vec![0.0f64; n], vec![0.0f64; n]);
+    for _ in 0..config.rounds {
+        for i in 0..n {
+            let p = 1.0 / (1.0 + (-z[i]).exp());
+            let y = if set.labels[i] { 1.0 } else { 0.0 };
+            g[i] = w[i] * (p - y);
+            h[i] = w[i] * (p * (1.0 - p)).max(1e-9);
+        }
+        let (tree, leaf_of) = grow_tree(&bins, &cuts, &g, &h, config);
+        for i in 0..n {
+            z[i] += config.learning_rate * tree.value[leaf_of[i] as usize];
+        }
+        forest.trees.push(tree);
+    }
+    forest
+}
+
+/// Grow one tree level by level on the gradients; returns it and each sample's leaf.
+fn grow_tree(
+    bins: &[u8],
+    cuts: &[Vec<f32>],
+    g: &[f64],
+    h: &[f64],
+    config: &ForestConfig,
+) -> (Tree, Vec<u32>) {
+    let d = cuts.len();
+    let n = g.len();
+    let min_h = 1.0;
+    let lambda = config.lambda;
+    let mut t = Tree {
+        feature: vec![-1],
+        cut: vec![0.0],
+        left: vec![0],
+        right: vec![0],
+        value: vec![0.0],
+    };
+    let mut at = vec![0u32; n];
+    // Open nodes of the level, and each node's position among them.
+    let mut open: Vec<u32> = vec![0];
+    let mut slot: Vec<u32> = vec![0];
+    for level in 0..=config.depth {
+        if open.is_empty() {
+            break;
+        }
+        let mut hist = vec![[0.0f64; 2]; open.len() * d * BINS];
+        let mut tot = vec![[0.0f64; 2]; open.len()];
+        for i in 0..n {
+            let s = slot[at[i] as usize];
+            if s == u32::MAX {
+                continue;
+            }
+            let s = s as usize;
+            tot[s][0] += g[i];
+            tot[s][1] += h[i];
+            let base = s * d * BINS;
+            for (f, b) in bins[i * d..(i + 1) * d].iter().enumerate() {
+                let e = &mut hist[base + f * BINS + *b as usize];
+                e[0] += g[i];
+                e[1] += h[i];
+            }
+        }
+        let mut next = Vec::new();
+        let mut split: Vec<Option<(usize, usize)>> = vec![None; open.len()];
+        for (s, &node) in open.iter().enumerate() {
+            let (gt, ht) = (tot[s][0], tot[s][1]);
+            let node = node as usize;
+            t.value[node] = -gt / (ht + lambda);
+            if level == config.depth || ht < 2.0 * min_h {
+                continue;
+            }
+            let parent = gt * gt / (ht + lambda);
+            let mut best = (1e-9f64, usize::MAX, 0usize);
+            for (f, c) in cuts.iter().enumerate() {
+                let (mut gl, mut hl) = (0.0, 0.0);
+                for b in 0..c.len() {
+                    let e = hist[s * d * BINS + f * BINS + b];
+                    gl += e[0];
+                    hl += e[1];
+                    let (gr, hr) = (gt - gl, ht - hl);
+                    if hl < min_h || hr < min_h {
+                        continue;
+                    }
+                    let gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
+                    if gain > best.0 {
+                        best = (gain, f, b);
+                    }
+                }
+            }
+            if best.1 != usize::MAX {
+                let l = t.feature.len() as u32;
+                for _ in 0..2 {
+                    t.feature.push(-1);
+                    t.cut.push(0.0);
+                    t.left.push(0);
+                    t.right.push(0);
+                    t.value.push(0.0);
+                }
+                t.feature[node] = best.1 as i32;
+                t.cut[node] = cuts[best.1][best.2];
+                t.left[node] = l;
+                t.right[node] = l + 1;
+                split[s] = Some((best.1, best.2));
+                next.push(l);
+                next.push(l + 1);
+            }
+        }
+        for i in 0..n {
+            let s = slot[at[i] as usize];
+            if s == u32::MAX {
+                continue;
+            }
+            if let Some((f, b)) = split[s as usize] {
+                let node = at[i] as usize;
+                at[i] = if (bins[i * d + f] as usize) <= b {
+                    t.left[node]
+                } else {
+                    t.right[node]
+                };
+            }
+        }
+        slot = vec![u32::MAX; t.feature.len()];
+        for (k, node) in next.iter().enumerate() {
+            slot[*node as usize] = k as u32;
+        }
+        open = next;
+    }
+    (t, at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn learns_an_interaction_and_round_trips() {
+        // Template iff feature 2 is high XOR feature 5 is high: no linear model gets it.
+        let mut set = TrainingSet::default();
+        let mut state = 7u64;
+        let mut rnd = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) as f32) / (1u64 << 31) as f32
+        };
+        for _ in 0..4000 {
+            let mut row = vec![0f32; N_FEATURES];
+            for v in row.iter_mut() {
+                *v = rnd();
+            }
+            let label = (row[2] > 0.5) != (row[5] > 0.5);
+            set.push(&row, label, 1.0, 100);
+        }
+        let f = train_forest(&set, &ForestConfig::default(), vec![]);
+        let correct = (0..set.len())
+            .filter(|i| {
+                let row = &set.rows[i * N_FEATURES..(i + 1) * N_FEATURES];
+                (f.predict(row) >= 0.5) == set.labels[*i]
+            })
+            .count();
+        assert!(correct as f64 / set.len() as f64 > 0.95, "{correct}");
+        // JSON keeps the trees (floats to within a unit in the last place).
+        let back = Forest::from_json(&f.to_json()).unwrap();
+        assert_eq!(back.trees.len(), f.trees.len());
+        for i in 0..100 {
+            let row = &set.rows[i * N_FEATURES..(i + 1) * N_FEATURES];
+            assert!((back.predict(row) - f.predict(row)).abs() < 1e-9);
+        }
+        assert!(Forest::from_json("{}").is_err());
+    }
+
+    #[test]
+    fn builtin_content_model_loads() {
+        let f = Forest::builtin();
+        assert_eq!(f.features.len(), N_FEATURES);
+        assert!(!f.trees.is_empty());
+    }
+}
