@@ -649,7 +649,8 @@ fn wcxb_prf(gold: &str, pred: &str) -> (f64, f64, f64) {
 
 /// WCXB dev (1,358 pages of seven types) with the benchmark's own metric, through the entry
 /// point every user calls ([`crate::extract_page`]): floors overall and per page
-/// type, a little under the figures in BENCHMARKS.md.
+/// type, a little under the figures in BENCHMARKS.md. The content model is trained on these
+/// pages: the floors guard against regressions, the held-out figures are BENCHMARKS.md's.
 #[test]
 fn wcxb_floors() {
     let Some(data) = common::data_dir() else {
@@ -769,12 +770,12 @@ fn norm_date(s: &str) -> String {
 
 /// Overall first, then per page type.
 const WCXB_FLOORS: [(&str, f64); 8] = [
-    ("overall", 0.83),
+    ("overall", 0.835),
     ("article", 0.94),
     ("forum", 0.74),
     ("product", 0.56),
-    ("listing", 0.62),
-    ("collection", 0.58),
+    ("listing", 0.65),
+    ("collection", 0.62),
     ("service", 0.78),
     ("documentation", 0.92),
 ];
