@@ -127,22 +127,28 @@ fn train_writes_a_model_the_other_commands_accept() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-site"));
 }
 
-/// The shipped model is what `templex train` builds from the dev sites, nothing else.
-#[test]
-fn shipped_model_is_reproducible() {
-    let Some(data) = data_dir() else { return };
+/// `templex train OUT_FLAG FILE` on the data (`None` without it): the model it writes.
+fn train_fresh(out_flag: &str) -> Option<serde_json::Value> {
+    let data = data_dir()?;
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("model.json");
     let out = templex()
-        .args(["train", "--out"])
+        .args(["train", out_flag])
         .arg(&model)
         .arg("--data")
         .arg(&data)
         .output()
         .unwrap();
     ok(out);
-    let fresh: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    Some(serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap())
+}
+
+/// The shipped model is what `templex train` builds from the dev sites, nothing else.
+#[test]
+fn shipped_model_is_reproducible() {
+    let Some(fresh) = train_fresh("--out") else {
+        return;
+    };
     let shipped: serde_json::Value =
         serde_json::from_str(include_str!("../../../templex/src/pagelevel/model.json")).unwrap();
     assert_eq!(fresh["features"], shipped["features"]);
@@ -170,19 +176,9 @@ fn shipped_model_is_reproducible() {
 /// gold, nothing else.
 #[test]
 fn shipped_content_model_is_reproducible() {
-    let Some(data) = data_dir() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let model = dir.path().join("content_model.json");
-    let out = templex()
-        .args(["train", "--content-out"])
-        .arg(&model)
-        .arg("--data")
-        .arg(&data)
-        .output()
-        .unwrap();
-    ok(out);
-    let fresh: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let Some(fresh) = train_fresh("--content-out") else {
+        return;
+    };
     let shipped: serde_json::Value = serde_json::from_str(include_str!(
         "../../../templex/src/pagelevel/content_model.json"
     ))

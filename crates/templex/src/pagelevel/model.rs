@@ -118,18 +118,7 @@ impl Model {
     }
 
     fn validate(&self) -> Result<(), ModelError> {
-        if self
-            .features
-            .iter()
-            .map(String::as_str)
-            .ne(FEATURE_NAMES.iter().copied())
-        {
-            return Err(ModelError::Features(format!(
-                "model has {} features, build has {}",
-                self.features.len(),
-                N_FEATURES
-            )));
-        }
+        check_features(&self.features, "model")?;
         if self.buckets.is_empty() || self.bucket_bounds.len() + 1 != self.buckets.len() {
             return Err(ModelError::Malformed("bucket count".into()));
         }
@@ -160,6 +149,22 @@ impl Model {
     pub fn score(&self, fx: &NodeFeatures, id: NodeId) -> f64 {
         self.buckets[self.bucket(fx.html_len[id.index()])].predict(fx.row(id))
     }
+}
+
+/// Whether a stored model's feature names are this build's, in order.
+pub(crate) fn check_features(names: &[String], what: &str) -> Result<(), ModelError> {
+    if names
+        .iter()
+        .map(String::as_str)
+        .ne(FEATURE_NAMES.iter().copied())
+    {
+        return Err(ModelError::Features(format!(
+            "{what} has {} features, build has {}",
+            names.len(),
+            N_FEATURES
+        )));
+    }
+    Ok(())
 }
 
 fn sigmoid(z: f64) -> f64 {

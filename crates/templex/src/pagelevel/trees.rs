@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::features::{FEATURE_NAMES, N_FEATURES};
-use super::model::{ModelError, TrainingSet};
+use super::model::{ModelError, TrainingSet, check_features};
 
 /// The content model shipped with templex (`templex train --content-out`).
 const BUILTIN: &str = include_str!("content_model.json");
@@ -114,18 +114,7 @@ impl Forest {
     }
 
     fn validate(&self) -> Result<(), ModelError> {
-        if self
-            .features
-            .iter()
-            .map(String::as_str)
-            .ne(FEATURE_NAMES.iter().copied())
-        {
-            return Err(ModelError::Features(format!(
-                "content model has {} features, build has {}",
-                self.features.len(),
-                N_FEATURES
-            )));
-        }
+        check_features(&self.features, "content model")?;
         for t in &self.trees {
             let n = t.feature.len();
             let children_ok = |c: &Vec<u32>| c.len() == n && c.iter().all(|k| (*k as usize) < n);
