@@ -345,15 +345,21 @@ mod tests {
             (crate::pagelevel::sitelevel::stable_hash(domain) % 5) as usize
         };
         let config = ContentConfig::default();
+        // Each page is parsed and labelled once; every fold merges the others' samples.
+        let samples: Vec<pagelevel::TrainingSet> = pages
+            .iter()
+            .map(|p| pagelevel::content_samples([p]))
+            .collect();
         let mut lines = String::new();
         for k in 0..5 {
-            let train: Vec<pagelevel::GoldPage> =
-                pages.iter().filter(|p| fold(p) != k).cloned().collect();
-            let forest = pagelevel::train_forest(
-                &pagelevel::content_samples(&train),
-                &pagelevel::ForestConfig::default(),
-                vec![],
-            );
+            let mut train = pagelevel::TrainingSet::default();
+            for (p, s) in pages.iter().zip(&samples) {
+                if fold(p) != k {
+                    train.extend(s.clone());
+                }
+            }
+            let forest =
+                pagelevel::train_forest(&train, &pagelevel::ForestConfig::default(), vec![]);
             for p in pages.iter().filter(|p| fold(p) == k) {
                 let budget = Budget::default();
                 let Ok(doc) = parse_page(&p.html, None, ParseMode::Lean, &budget, Instant::now())

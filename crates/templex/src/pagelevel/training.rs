@@ -198,7 +198,7 @@ pub fn read_gold_pages(dir: &Path) -> std::io::Result<Vec<GoldPage>> {
 }
 
 /// The samples of `pages`, each page parsed as page-level extraction parses it (lean).
-pub fn content_samples(pages: &[GoldPage]) -> TrainingSet {
+pub fn content_samples<'a>(pages: impl IntoIterator<Item = &'a GoldPage>) -> TrainingSet {
     let mut set = TrainingSet::default();
     for p in pages {
         let budget = crate::dom::Budget::default();
