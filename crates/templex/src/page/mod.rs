@@ -9,7 +9,8 @@ use url::Url;
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, parse_page};
 use crate::extract::{
     Content, ContentConfig, Metadata, content_html, content_markdown, content_text,
-    declares_article, kept_words, page_content, page_metadata, spread_content, url_date,
+    declares_article, drop_repeated_quotes, kept_words, page_content, page_metadata,
+    spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::node_features_with;
@@ -261,8 +262,22 @@ fn chrome_by(
 const CONTENT_THRESHOLD: f64 = 0.8;
 
 /// [`page_level_content`] given what is chrome (asked for only when the container could
-/// hold too little of the page).
+/// hold too little of the page), without the quotes that repeat it
+/// ([`drop_repeated_quotes`]).
 fn choose_view(
+    doc: &Document,
+    config: &ContentConfig,
+    chrome: impl FnOnce(&Content) -> Vec<bool>,
+) -> Content {
+    let mut content = pick_view(doc, config, chrome);
+    if let Some(root) = content.root {
+        drop_repeated_quotes(doc, root, &mut content.keep);
+    }
+    content
+}
+
+/// The container or the spread view, whichever holds the page's content.
+fn pick_view(
     doc: &Document,
     config: &ContentConfig,
     chrome: impl FnOnce(&Content) -> Vec<bool>,
