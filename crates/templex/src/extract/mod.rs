@@ -408,13 +408,16 @@ fn is_declared_main(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// Form controls and dialogs: never part of the content.
+/// Form controls and dialogs (`<dialog>`, ARIA's `dialog` and `alertdialog` roles: modal
+/// boxes of consent, sign-in or ad disclosures): never part of the content.
 fn is_control(doc: &Document, id: NodeId) -> bool {
-    doc.tag(id).is_some_and(|t| {
+    doc.element(id).is_some_and(|e| {
         matches!(
-            *t,
+            e.name.local,
             local_name!("button") | local_name!("select") | local_name!("dialog")
-        )
+        ) || e.attr("role").is_some_and(|r| {
+            r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog")
+        })
     })
 }
 
