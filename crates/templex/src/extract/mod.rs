@@ -909,8 +909,9 @@ fn is_record(agg: &Aggregates, id: NodeId) -> bool {
         && (link_words < words || (agg.blocks[i] >= 2 && 2 * agg.links[i] <= agg.blocks[i]))
 }
 
-/// Whether the page is a listing: the records outweigh the prose content found without
-/// them ([`RECORDS_OVER_PROSE`]), or they are inside it and hold most of its words.
+/// Whether the page is a listing: the container is one card of the records, or (on a page
+/// that does not declare itself an article) the records outweigh the prose content found
+/// without them ([`RECORDS_OVER_PROSE`]), or they are inside it and hold most of its words.
 fn is_listing(
     doc: &Document,
     root: NodeId,
@@ -919,7 +920,14 @@ fn is_listing(
     article: bool,
 ) -> bool {
     let prose = agg.prose[root.index()].max(0.0);
-    if article {
+    // A container that is one card of the records (a fifth of their words at most) is a
+    // teaser: the page lists, whatever it declares.
+    let one_card = root != list.container
+        && doc.contains(list.container, root)
+        && agg.words[root.index()] as usize * MIN_RECORDS <= list.words as usize;
+    if one_card {
+        true
+    } else if article {
         false
     } else if doc.contains(root, list.container) {
         f64::from(list.words) >= MAJORITY * f64::from(agg.words[root.index()])

@@ -539,6 +539,35 @@ fn listing_records_are_the_content() {
     // Without that declaration, the list of thirty stories is what the page is.
     let text = text_of(&article(""));
     assert_has(&text, &["Story 1 of the week", "Story 30 of the week"], &[]);
+    // A section page that calls itself an article (a CMS default) and whose densest prose is
+    // one teaser among the others: the container is a card of the list, so the page lists.
+    let teasers: String = (1..=12)
+        .map(|i| {
+            let blurb = if i == 5 {
+                "The council voted on the new budget today, after a long debate about roads, \
+                 schools and the cost of both. It passed by one vote."
+            } else {
+                "By Ann Lee"
+            };
+            format!(
+                "<article class=teaser><h2><a href=/s/{i}>Story {i} of the day in the city \
+                 and the region around it</a></h2><p>{blurb}</p></article>"
+            )
+        })
+        .collect();
+    let section = format!(
+        "<html><head><meta property=og:type content=article></head><body><main>\
+         <h1>Science</h1><div class=stories>{teasers}</div></main></body></html>"
+    );
+    assert_has(
+        &text_of(&section),
+        &[
+            "Story 1 of the day",
+            "Story 12 of the day",
+            "The council voted",
+        ],
+        &[],
+    );
 }
 
 /// Cards that are one link each (title, company, place and date inside the `<a>`) are
@@ -975,7 +1004,11 @@ fn dialogs_are_not_content() {
          <div role=alertdialog><p>Sign up for our newsletter and get ten percent off your first order today.</p></div>\
          <p>{PROSE}</p></main></body>"
     );
-    assert_has(&text_of(&html), &["cycle lanes"], &["seeing this ad", "newsletter"]);
+    assert_has(
+        &text_of(&html),
+        &["cycle lanes"],
+        &["seeing this ad", "newsletter"],
+    );
     let doc = parse_str(&html);
     let words = crate::extract::kept_words(&doc, doc.body().unwrap(), |_| true);
     let spread = crate::extract::spread_content(&doc, &vec![false; doc.len()], words);
