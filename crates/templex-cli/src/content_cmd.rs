@@ -64,8 +64,9 @@ pub struct ContentArgs {
     pub captions: bool,
 
     /// Page-level: when the main container holds less than this share of what the page-level
-    /// detectors do not call chrome, the page spreads its content (a listing, a
-    /// thread, a service page) and all of that is content; 0 keeps the container always.
+    /// detectors do not call chrome (or less than 0.75 beside sections of prose), the page
+    /// spreads its content (a listing, a thread, a service page) and all of that is
+    /// content; 0 keeps the container always.
     #[arg(
         long,
         value_name = "SHARE",

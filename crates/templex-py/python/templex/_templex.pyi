@@ -90,9 +90,10 @@ def extract(
     ``simhash`` as 16 hex digits and ``minhash``, 128 ints, for near-duplicate
     detection). ``captions`` keeps image captions in text (Markdown and HTML keep them
     unless ``captions=False``); ``comments`` keeps user comments. ``spread`` (default
-    0.35): when the main container holds less than this share of what the page-level
-    detectors do not call chrome, the page spreads its content (a listing, a
-    thread, a service page) and all of that is content; ``0`` keeps the container always.
+    0.4): when the main container holds less than this share of what the page-level
+    detectors do not call chrome (or less than 0.75 beside sections of prose), the page
+    spreads its content (a listing, a thread, a service page) and all of that is
+    content; ``0`` keeps the container always.
 
     Raises :class:`NotHtmlError` for bytes that are not a web page, and
     :class:`BudgetError` for a page over the page budget: ``max_page_bytes`` (default 64

@@ -58,8 +58,10 @@ pub struct ContentConfig {
     pub drop_headline: bool,
     /// A page whose main container holds less than this share of the words that the
     /// page-level detectors leave is a page that spreads its content (listings, threads,
-    /// service pages): all of those words are its content (0 disables). 0.35 is the largest
-    /// share that keeps trafilatura-eval's articles at their figure (BENCHMARKS.md).
+    /// service pages): all of those words are its content (0 disables; a container beside
+    /// sections of prose gives way at a larger share, as long as this is not 0). 0.4 was
+    /// chosen with that rule by cross-validation by domain on WCXB dev, and keeps
+    /// trafilatura-eval's articles at their figure (BENCHMARKS.md).
     pub spread: f64,
 }
 
@@ -72,7 +74,7 @@ impl Default for ContentConfig {
             drop_captions: true,
             drop_headline: true,
             expand: 0.2,
-            spread: 0.35,
+            spread: 0.4,
         }
     }
 }
@@ -572,6 +574,27 @@ pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usiz
         keep,
     }
 }
+
+/// Whether `rest`, the blocks that the spread view adds to the container, reads as sections
+/// of prose: at least [`SECTION_HEADINGS`] headings, and (with `links`) under
+/// [`SECTION_LINKS`] of its words in links. A service page's features, pricing and answers
+/// read so; a thread's replies (no headings) and an article's related stories (links) do not.
+pub(crate) fn rest_is_sections<'a>(rest: impl Iterator<Item = &'a Block>, links: bool) -> bool {
+    let (mut headings, mut words, mut link_words) = (0u32, 0u32, 0u32);
+    for b in rest {
+        headings += u32::from(b.kind == BlockKind::Heading);
+        words += b.words;
+        link_words += b.link_words;
+    }
+    headings >= SECTION_HEADINGS
+        && (!links || f64::from(link_words) < SECTION_LINKS * f64::from(words))
+}
+
+/// Headings that make the rest of a page sections ([`rest_is_sections`]).
+pub(crate) const SECTION_HEADINGS: u32 = 3;
+
+/// The share of the rest's words in links under which it is prose ([`rest_is_sections`]).
+pub(crate) const SECTION_LINKS: f64 = 0.1;
 
 /// A form beside the content (search, comment, sign-up): one that holds less than half the
 /// page's words. Forums wrap a whole thread in a moderation `<form>`: that one stays.

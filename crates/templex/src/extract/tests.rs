@@ -799,13 +799,13 @@ fn norm_date(s: &str) -> String {
 
 /// Overall first, then per page type.
 const WCXB_FLOORS: [(&str, f64); 8] = [
-    ("overall", 0.845),
+    ("overall", 0.85),
     ("article", 0.94),
-    ("forum", 0.75),
+    ("forum", 0.76),
     ("product", 0.58),
-    ("listing", 0.67),
-    ("collection", 0.62),
-    ("service", 0.78),
+    ("listing", 0.68),
+    ("collection", 0.65),
+    ("service", 0.82),
     ("documentation", 0.92),
 ];
 

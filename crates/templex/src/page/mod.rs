@@ -8,9 +8,9 @@ use url::Url;
 
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, parse_page};
 use crate::extract::{
-    Content, ContentConfig, Metadata, content_html, content_markdown, content_text,
+    Block, Content, ContentConfig, Metadata, content_html, content_markdown, content_text,
     declares_article, drop_repeated_quotes, kept_words, page_content, page_metadata,
-    spread_content, url_date,
+    rest_is_sections, segment_blocks, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::node_features_with;
@@ -276,7 +276,10 @@ fn choose_view(
     content
 }
 
-/// The container or the spread view, whichever holds the page's content.
+/// The container or the spread view, whichever holds the page's content: the spread view
+/// when the container holds under [`ContentConfig::spread`] of its words, or under
+/// [`SECTIONS_SHARE`] of them while the rest reads as sections of prose
+/// ([`rest_is_sections`]: a service page's hero, features and answers).
 fn pick_view(
     doc: &Document,
     config: &ContentConfig,
@@ -293,21 +296,48 @@ fn pick_view(
     }
     let root = container.root.unwrap_or(body);
     let inside = kept_words(doc, root, |id| container.is_content(id)) as f64;
-    // What is not chrome is at most the page's words: the detector runs only when the
-    // container could fall under the share.
+    // What is not chrome is at most the page's words: the detectors run only when the
+    // container could fall under either share.
     let page_words = kept_words(doc, body, |_| true);
-    if inside >= config.spread * page_words as f64 {
+    if inside >= config.spread.max(SECTIONS_SHARE) * page_words as f64 {
         return container;
     }
+    let blocks = segment_blocks(doc, body);
+    let outside = |b: &&Block| !container.is_content(b.owner);
+    // Over the first share only sections can tip the page, and the spread view holds at
+    // most what it would hold if nothing were chrome: without enough headings there, the
+    // detectors need not run.
+    if inside >= config.spread * page_words as f64 {
+        let most = spread_content(doc, &vec![false; doc.len()], page_words);
+        let rest = blocks
+            .iter()
+            .filter(outside)
+            .filter(|b| most.is_content(b.owner));
+        if !rest_is_sections(rest, false) {
+            return container;
+        }
+    }
     let spread = spread_content(doc, &chrome(&container), page_words);
-    let spread_words = kept_words(doc, body, |id| spread.is_content(id));
+    let spread_words = kept_words(doc, body, |id| spread.is_content(id)) as f64;
     tracing::debug!(inside, spread_words, page_words, "page-level views");
-    if inside < config.spread * spread_words as f64 {
+    let rest = blocks
+        .iter()
+        .filter(outside)
+        .filter(|b| spread.is_content(b.owner));
+    if inside < config.spread * spread_words
+        || (inside < SECTIONS_SHARE * spread_words && rest_is_sections(rest, true))
+    {
         spread
     } else {
         container
     }
 }
+
+/// The share of the spread view's words under which a container beside sections of prose
+/// is one section of the content. With [`ContentConfig::spread`] at 0.4, [`SECTION_HEADINGS`]
+/// and [`SECTION_LINKS`], chosen by 5-fold cross-validation by domain on WCXB dev (every
+/// fold chose them; BENCHMARKS.md).
+const SECTIONS_SHARE: f64 = 0.75;
 
 /// The template mask that a content keep mask implies: the elements below `<body>` that are
 /// neither content nor hold content (so that the wrappers around the content stay out).
@@ -507,6 +537,70 @@ mod tests {
         assert!(!container.contains("Walnut table number 17"), "{container}");
         let article = text(&page("<meta property=og:type content=article>"), &config);
         assert_eq!(article, container);
+    }
+
+    /// A service page: the container is the hero's prose, the rest is sections under their
+    /// headings with few links, so the page is read whole; the same rest as links (related
+    /// pages) leaves the container alone.
+    #[test]
+    fn a_container_beside_sections_of_prose_is_one_section() {
+        let hero = "We build data platforms for companies of every size, from the first \
+                    warehouse to real-time analytics across the whole business. Our engineers \
+                    work beside yours, and what we build stays yours. We have done this for \
+                    twelve years, in banking, retail and logistics, and we plan, build and \
+                    run the platform with you until your team can run it alone.";
+        let page = |rest: &str| {
+            format!(
+                "<html><body><div class=menu><a href=/>Home</a> <a href=/s>Services</a></div>\
+                 <main><section class=hero><h1>Data platforms</h1><p>{hero}</p></section>\
+                 <div class=features>{rest}</div></main>\
+                 <div class=foot><a href=/terms>Terms</a></div></body></html>"
+            )
+        };
+        let section = |h: &str| {
+            format!(
+                "<div class=card><h3>{h}</h3><ul><li>Fixed price</li><li>Agreed up front</li>\
+                 <li>Two weeks</li><li>One team</li></ul></div>"
+            )
+        };
+        let sections: String = ["Assessment", "Design", "Delivery", "Support"]
+            .map(section)
+            .concat();
+        let text = |html: &str| {
+            let doc = crate::dom::parse_str(html);
+            let chrome = |_: &Content| {
+                let mut t = vec![false; doc.len()];
+                for e in doc.elements() {
+                    let class = doc.element(e).and_then(|e| e.attr("class"));
+                    if matches!(class, Some("menu" | "foot")) {
+                        doc.subtree(e).for_each(|i| t[i as usize] = true);
+                    }
+                }
+                t
+            };
+            let c = choose_view(&doc, &ContentConfig::default(), chrome);
+            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+        };
+        let whole = text(&page(&sections));
+        assert!(
+            whole.contains("twelve years") && whole.contains("Delivery"),
+            "{whole}"
+        );
+        assert!(!whole.contains("Terms"), "{whole}");
+        let related: String = ["Assessment", "Design", "Delivery", "Support"]
+            .map(|h| {
+                format!(
+                    "<div class=card><h3>{h}</h3><ul><li><a href=/a>Fixed price</a></li>\
+                     <li><a href=/b>Agreed up front</a></li><li><a href=/c>Two weeks</a></li>\
+                     </ul></div>"
+                )
+            })
+            .concat();
+        let one = text(&page(&related));
+        assert!(
+            one.contains("twelve years") && !one.contains("Delivery"),
+            "{one}"
+        );
     }
 
     #[test]
