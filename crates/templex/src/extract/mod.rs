@@ -575,25 +575,41 @@ pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usiz
     }
 }
 
-/// Whether `rest`, the blocks that the spread view adds to the container, reads as sections
-/// of prose: at least [`SECTION_HEADINGS`] headings, and (with `links`) under
-/// [`SECTION_LINKS`] of its words in links. A service page's features, pricing and answers
-/// read so; a thread's replies (no headings) and an article's related stories (links) do not.
-pub(crate) fn rest_is_sections<'a>(rest: impl Iterator<Item = &'a Block>, links: bool) -> bool {
-    let (mut headings, mut words, mut link_words) = (0u32, 0u32, 0u32);
-    for b in rest {
-        headings += u32::from(b.kind == BlockKind::Heading);
-        words += b.words;
-        link_words += b.link_words;
-    }
-    headings >= SECTION_HEADINGS
-        && (!links || f64::from(link_words) < SECTION_LINKS * f64::from(words))
+/// What the spread view adds to the container, in the terms of [`Rest::is_sections`].
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Rest {
+    /// Headings.
+    pub headings: u32,
+    /// Words.
+    pub words: u32,
+    /// Words inside links.
+    pub link_words: u32,
 }
 
-/// Headings that make the rest of a page sections ([`rest_is_sections`]).
+impl Rest {
+    /// The sums over `blocks`.
+    pub(crate) fn of<'a>(blocks: impl Iterator<Item = &'a Block>) -> Rest {
+        blocks.fold(Rest::default(), |r, b| Rest {
+            headings: r.headings + u32::from(b.kind == BlockKind::Heading),
+            words: r.words + b.words,
+            link_words: r.link_words + b.link_words,
+        })
+    }
+
+    /// Whether the rest reads as sections of prose: at least [`SECTION_HEADINGS`] headings,
+    /// and (with `links`) under [`SECTION_LINKS`] of its words in links. A service page's
+    /// features, pricing and answers read so; a thread's replies (no headings) and an
+    /// article's related stories (links) do not.
+    pub(crate) fn is_sections(&self, links: bool) -> bool {
+        self.headings >= SECTION_HEADINGS
+            && (!links || f64::from(self.link_words) < SECTION_LINKS * f64::from(self.words))
+    }
+}
+
+/// Headings that make the rest of a page sections ([`Rest::is_sections`]).
 pub(crate) const SECTION_HEADINGS: u32 = 3;
 
-/// The share of the rest's words in links under which it is prose ([`rest_is_sections`]).
+/// The share of the rest's words in links under which it is prose ([`Rest::is_sections`]).
 pub(crate) const SECTION_LINKS: f64 = 0.1;
 
 /// A form beside the content (search, comment, sign-up): one that holds less than half the

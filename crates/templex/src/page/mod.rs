@@ -8,9 +8,9 @@ use url::Url;
 
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, parse_page};
 use crate::extract::{
-    Block, Content, ContentConfig, Metadata, content_html, content_markdown, content_text,
+    Block, Content, ContentConfig, Metadata, Rest, content_html, content_markdown, content_text,
     declares_article, drop_repeated_quotes, kept_words, page_content, page_metadata,
-    rest_is_sections, segment_blocks, spread_content, url_date,
+    segment_blocks, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::node_features_with;
@@ -279,7 +279,7 @@ fn choose_view(
 /// The container or the spread view, whichever holds the page's content: the spread view
 /// when the container holds under [`ContentConfig::spread`] of its words, or under
 /// [`SECTIONS_SHARE`] of them while the rest reads as sections of prose
-/// ([`rest_is_sections`]: a service page's hero, features and answers).
+/// ([`Rest::is_sections`]: a service page's hero, features and answers).
 fn pick_view(
     doc: &Document,
     config: &ContentConfig,
@@ -313,19 +313,30 @@ fn pick_view(
             .iter()
             .filter(outside)
             .filter(|b| most.is_content(b.owner));
-        if !rest_is_sections(rest, false) {
+        if !Rest::of(rest).is_sections(false) {
             return container;
         }
     }
     let spread = spread_content(doc, &chrome(&container), page_words);
     let spread_words = kept_words(doc, body, |id| spread.is_content(id)) as f64;
-    tracing::debug!(inside, spread_words, page_words, "page-level views");
-    let rest = blocks
-        .iter()
-        .filter(outside)
-        .filter(|b| spread.is_content(b.owner));
+    let rest = Rest::of(
+        blocks
+            .iter()
+            .filter(outside)
+            .filter(|b| spread.is_content(b.owner)),
+    );
+    // The figures `bench/peers/viewcv.py` chooses the shares and thresholds from.
+    tracing::debug!(
+        inside,
+        spread_words,
+        page_words,
+        rest_headings = rest.headings,
+        rest_words = rest.words,
+        rest_link_words = rest.link_words,
+        "page-level views"
+    );
     if inside < config.spread * spread_words
-        || (inside < SECTIONS_SHARE * spread_words && rest_is_sections(rest, true))
+        || (inside < SECTIONS_SHARE * spread_words && rest.is_sections(true))
     {
         spread
     } else {
@@ -334,9 +345,9 @@ fn pick_view(
 }
 
 /// The share of the spread view's words under which a container beside sections of prose
-/// is one section of the content. With [`ContentConfig::spread`] at 0.4, [`SECTION_HEADINGS`]
-/// and [`SECTION_LINKS`], chosen by 5-fold cross-validation by domain on WCXB dev (every
-/// fold chose them; BENCHMARKS.md).
+/// is one section of the content. With [`ContentConfig::spread`] at 0.4 and the sections'
+/// thresholds ([`Rest::is_sections`]), chosen by 5-fold cross-validation by domain on WCXB
+/// dev (`bench/peers/viewcv.py`; BENCHMARKS.md).
 const SECTIONS_SHARE: f64 = 0.75;
 
 /// The template mask that a content keep mask implies: the elements below `<body>` that are

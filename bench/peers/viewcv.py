@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Choose page-level content's view shares by cross-validation by domain on WCXB dev.
+
+Page-level content is the main container or the spread view (README, "Pages that spread their
+content"). The spread view wins when the container holds under ``spread`` of its words, or
+under ``sections`` of them while what the view adds has at least ``headings`` headings and under
+``links`` of its words in links. This script reads both views of every page (``templex content
+--spread 0`` and ``--spread 1``) and the figures the choice is made from (``-vv``'s
+"page-level views" line), then, in 5 folds by registrable domain, picks the grid point that
+scores best on four folds and scores the fifth with it. It prints each fold's choice, the
+held-out F1, and scrapinghub-aeb's and trafilatura-eval's scores at the chosen point (the
+article sets the choice must not cost).
+
+    cargo build --release -p templex-cli
+    TEMPLEX_DATA=../shared/data bench/peers/.venv/bin/python bench/peers/viewcv.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import re
+import subprocess
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+import run
+
+BINARY = Path(__file__).resolve().parents[2] / "target" / "release" / "templex"
+VIEWS_LINE = re.compile(
+    r"page-level views inside=(\S+) spread_words=(\S+) page_words=\S+ rest_headings=(\d+) "
+    r"rest_words=(\d+) rest_link_words=(\d+)"
+)
+GRID = {
+    "spread": (0.3, 0.35, 0.4),
+    "sections": (0.5, 0.6, 0.75),
+    "headings": (2, 3, 4, 6, 10**9),
+    "links": (0.1, 0.2, 0.3),
+}
+
+
+@dataclass
+class Views:
+    """Both views of a page scored, and the figures the choice between them reads."""
+
+    container: object
+    spread: object
+    stats: tuple[float, float, int, int, int] | None
+
+
+Point = tuple[float, float, int, float]
+
+
+def texts(files: list[str], share: str) -> list[str]:
+    """templex's text of each file with the container share at `share`."""
+    cmd = [str(BINARY), "content", "--spread", share, "--format", "jsonl", "--", *files]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False).stdout
+    by: dict[str, str] = {}
+    for line in out.splitlines():
+        if line.strip():
+            o = json.loads(line)
+            by[o.get("input", "")] = o.get("text", "")
+    return [by.get(f, "") for f in files]
+
+
+def stats(path: str) -> tuple[float, float, int, int, int] | None:
+    """The container's words, the spread view's and its rest's headings, words and link words."""
+    err = subprocess.run(
+        [str(BINARY), "content", "--spread", "1", "-vv", path],
+        capture_output=True, text=True, check=False, env={**os.environ, "NO_COLOR": "1"},
+    ).stderr
+    m = VIEWS_LINE.search(err)
+    if not m:
+        return None
+    return (float(m[1]), float(m[2]), int(m[3]), int(m[4]), int(m[5]))
+
+
+def views(ds: run.Dataset) -> list[Views]:
+    """Both views of every page of `ds`, scored by the set's metric."""
+    files = [str(p.path) for p in ds.pages]
+    per = {k: run.score_tool(ds, texts(files, s))[0] for k, s in (("c", "0"), ("s", "1"))}
+    with ThreadPoolExecutor(os.cpu_count() or 2) as ex:
+        st = list(ex.map(stats, files))
+    return [Views(per["c"][i], per["s"][i], st[i]) for i in range(len(files))]
+
+
+def chooser(point: Point) -> Callable[[Views], object]:
+    """The choice between the views that a grid point makes."""
+    spread, sections, headings, links = point
+
+    def choose(v: Views) -> object:
+        # No figures: the page declares an article, or its container is the whole page.
+        if v.stats is None:
+            return v.container
+        inside, words, rest_headings, rest_words, rest_links = v.stats
+        sectioned = rest_headings >= headings and rest_links < links * rest_words
+        if inside < spread * words or (inside < sections * words and sectioned):
+            return v.spread
+        return v.container
+
+    return choose
+
+
+def wcxb_f1(rows: list[Views], choose: Callable[[Views], object]) -> float:
+    """Macro F1 over `rows` of the views `choose` picks."""
+    return sum(choose(v)[2] for v in rows) / len(rows)  # type: ignore[index]
+
+
+def fold_of(page: run.Page) -> int:
+    """The page's fold, by its host's last two labels (a registrable domain's stand-in)."""
+    host = urlparse(page.url or "").hostname or page.id
+    domain = ".".join(host.split(".")[-2:])
+    return int(hashlib.md5(domain.encode()).hexdigest(), 16) % 5
+
+
+def main() -> None:
+    data = run.data_dir()
+    wcxb = run.load_wcxb(data, 0)
+    rows = views(wcxb)
+    folds = [fold_of(p) for p in wcxb.pages]
+    points: list[Point] = list(itertools.product(*GRID.values()))  # type: ignore[arg-type]
+    held = 0.0
+    for f in range(5):
+        train = [v for v, k in zip(rows, folds) if k != f]
+        test = [v for v, k in zip(rows, folds) if k == f]
+        best = max(points, key=lambda p: wcxb_f1(train, chooser(p)))
+        held += sum(chooser(best)(v)[2] for v in test)  # type: ignore[index]
+        print(f"fold {f}: spread {best[0]} sections {best[1]} headings {best[2]} links {best[3]}")
+    print(f"WCXB dev held out: F1 {held / len(rows):.4f}")
+    best = max(points, key=lambda p: wcxb_f1(rows, chooser(p)))
+    print(f"all folds: {best}, in-sample F1 {wcxb_f1(rows, chooser(best)):.4f}")
+    guards = (("aeb", run.load_aeb, run.aeb_scores), ("trafeval", run.load_trafeval, run.snippet_scores))
+    for name, load, metric in guards:
+        ds = load(data, 0)
+        choose = chooser(best)
+        print(f"{name} at that point: F1 {metric([choose(v) for v in views(ds)])['f1']:.4f}")
+
+
+if __name__ == "__main__":
+    main()
