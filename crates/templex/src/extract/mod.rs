@@ -613,9 +613,14 @@ pub(crate) const SECTION_HEADINGS: u32 = 3;
 pub(crate) const SECTION_LINKS: f64 = 0.1;
 
 /// A form beside the content (search, comment, sign-up): one that holds less than half the
-/// page's words. Forums wrap a whole thread in a moderation `<form>`: that one stays.
+/// page's words and no `<article>`. Forums wrap a thread in a moderation `<form>`: that one
+/// stays, by its words or, however short the thread, by its posts' `<article>`s.
 fn is_side_form(doc: &Document, id: NodeId, page_words: usize) -> bool {
     doc.tag(id).is_some_and(|t| *t == local_name!("form"))
+        && !doc.subtree(id).any(|d| {
+            doc.tag(NodeId(d))
+                .is_some_and(|t| *t == local_name!("article"))
+        })
         && (kept_words(doc, id, |_| true) as f64) < MAJORITY * page_words as f64
 }
 

@@ -497,6 +497,27 @@ mod tests {
         assert!(!text.contains("Next page"), "nav: {text}");
     }
 
+    /// A short thread whose posts are `<article>`s inside a moderation form stays in the
+    /// spread view, however many words the page has beside it; a search form does not.
+    #[test]
+    fn a_short_thread_in_a_moderation_form_is_not_a_side_form() {
+        let footer = "Links to every part of the site and the words around them. ".repeat(40);
+        let doc = crate::dom::parse_str(&format!(
+            "<body><form id=thread><input type=checkbox name=sel>\
+             <article class=comment><p>Does anyone know what the two holes in the case are for?</p></article>\
+             <article class=comment><p>They are for the fan hub cables.</p></article></form>\
+             <form id=search><input name=q> Search the forum</form><div>{footer}</div></body>"
+        ));
+        let words = kept_words(&doc, doc.body().unwrap(), |_| true);
+        let c = spread_content(&doc, &vec![false; doc.len()], words);
+        let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
+        assert!(
+            text.contains("two holes") && text.contains("fan hub"),
+            "{text}"
+        );
+        assert!(!text.contains("Search the forum"), "{text}");
+    }
+
     /// A listing whose container holds its introduction only is read whole; the same page
     /// declared an article keeps the container; `spread: 0` turns the view off.
     #[test]
