@@ -518,6 +518,24 @@ mod tests {
         assert!(!text.contains("Search the forum"), "{text}");
     }
 
+    /// The page-level content of `html` when its `menu` and `foot` classes are chrome (what
+    /// PAGELEVEL says of them on real pages) and nothing else is.
+    fn menu_and_foot_are_chrome(html: &str, config: &ContentConfig) -> String {
+        let doc = crate::dom::parse_str(html);
+        let chrome = |_: &Content| {
+            let mut t = vec![false; doc.len()];
+            for e in doc.elements() {
+                let class = doc.element(e).and_then(|e| e.attr("class"));
+                if matches!(class, Some("menu" | "foot")) {
+                    doc.subtree(e).for_each(|i| t[i as usize] = true);
+                }
+            }
+            t
+        };
+        let c = choose_view(&doc, config, chrome);
+        content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+    }
+
     /// A listing whose container holds its introduction only is read whole; the same page
     /// declared an article keeps the container; `spread: 0` turns the view off.
     #[test]
@@ -541,22 +559,7 @@ mod tests {
                  <div class=foot><a href=/terms>Terms</a></div></body></html>"
             )
         };
-        // The menu and the footer are chrome (what PAGELEVEL says of them on real pages).
-        let text = |html: &str, config: &ContentConfig| {
-            let doc = crate::dom::parse_str(html);
-            let chrome = |_: &Content| {
-                let mut t = vec![false; doc.len()];
-                for e in doc.elements() {
-                    let class = doc.element(e).and_then(|e| e.attr("class"));
-                    if matches!(class, Some("menu" | "foot")) {
-                        doc.subtree(e).for_each(|i| t[i as usize] = true);
-                    }
-                }
-                t
-            };
-            let c = choose_view(&doc, config, chrome);
-            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
-        };
+        let text = menu_and_foot_are_chrome;
         let config = ContentConfig::default();
         let listing = text(&page(""), &config);
         assert!(listing.contains("made by hand"), "{listing}");
@@ -598,21 +601,7 @@ mod tests {
         let sections: String = ["Assessment", "Design", "Delivery", "Support"]
             .map(section)
             .concat();
-        let text = |html: &str| {
-            let doc = crate::dom::parse_str(html);
-            let chrome = |_: &Content| {
-                let mut t = vec![false; doc.len()];
-                for e in doc.elements() {
-                    let class = doc.element(e).and_then(|e| e.attr("class"));
-                    if matches!(class, Some("menu" | "foot")) {
-                        doc.subtree(e).for_each(|i| t[i as usize] = true);
-                    }
-                }
-                t
-            };
-            let c = choose_view(&doc, &ContentConfig::default(), chrome);
-            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
-        };
+        let text = |html: &str| menu_and_foot_are_chrome(html, &ContentConfig::default());
         let whole = text(&page(&sections));
         assert!(
             whole.contains("twelve years") && whole.contains("Delivery"),
