@@ -54,10 +54,19 @@ pub fn not_html(bytes: &[u8]) -> Option<&'static str> {
     if sample.is_empty() {
         return None;
     }
-    let binary = sample
-        .iter()
-        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | 0x1b))
-        .count();
+    // Counted in runs of 255 bytes into a byte counter, branch-free, so that the compiler
+    // vectorizes it: every page of a batch passes here.
+    let binary: usize = sample
+        .chunks(255)
+        .map(|run| {
+            let n = run.iter().fold(0u8, |n, &b| {
+                let allowed =
+                    (b == b'\t') | (b == b'\n') | (b == b'\x0c') | (b == b'\r') | (b == 0x1b);
+                n + u8::from(b < 0x20 && !allowed)
+            });
+            usize::from(n)
+        })
+        .sum();
     if binary * 100 > sample.len() {
         return Some("binary data (control characters)");
     }
@@ -89,6 +98,15 @@ mod tests {
             })
             .collect();
         assert!(not_html(&junk).is_some());
+        // Control characters are counted across the counting runs: one in 255 bytes is
+        // under the threshold, one in 50 over it.
+        let spaced = |every: usize| {
+            let mut page = b"<p>".to_vec();
+            page.extend((1..=3000).map(|i| if i % every == 0 { 1u8 } else { b'a' }));
+            page
+        };
+        assert_eq!(not_html(&spaced(255)), None);
+        assert!(not_html(&spaced(50)).is_some());
         // A page that starts with markup but is mostly NUL bytes is still refused.
         let mut nul = b"<html>".to_vec();
         nul.extend(std::iter::repeat_n(0u8, 1000));
