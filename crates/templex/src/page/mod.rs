@@ -239,7 +239,7 @@ fn chrome_by(
     let fx = node_features_with(doc, url, same.then_some(container));
     let settings = PageLevelConfig::default();
     let mut template =
-        pagelevel::detect_from(doc, &fx, &|fx, id| model.score(fx, id), &settings).template;
+        pagelevel::detect_from(doc, &fx, &|fx, id| model.score(fx, id), &settings, false).template;
     let content_settings = PageLevelConfig {
         threshold: CONTENT_THRESHOLD,
         ..settings
@@ -249,6 +249,7 @@ fn chrome_by(
         &fx,
         &|fx, id| forest.predict(fx.row(id)),
         &content_settings,
+        false,
     );
     for (t, c) in template.iter_mut().zip(by_content.template) {
         *t &= c;

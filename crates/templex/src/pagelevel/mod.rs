@@ -207,29 +207,29 @@ fn detect_by(
 ) -> PageLevelResult {
     let t0 = Instant::now();
     let fx = features::node_features_with(doc, page_url, content);
-    let mut result = detect_from(doc, &fx, score, config);
-    result.timings.features = t0.elapsed() - result.timings.classify - result.timings.smooth;
+    let mut result = detect_from(doc, &fx, score, config, true);
+    result.timings.features = t0
+        .elapsed()
+        .saturating_sub(result.timings.classify + result.timings.smooth);
     result
 }
 
-/// Classification and smoothing of a page whose features are `fx`, nodes scored by `score`.
+/// Classification and smoothing of a page whose features are `fx`, nodes scored by `score`;
+/// the segments (DOM paths and text snippets, for reports) only `with_segments`.
 pub(crate) fn detect_from(
     doc: &Document,
     fx: &features::NodeFeatures,
     score: &dyn Fn(&features::NodeFeatures, NodeId) -> f64,
     config: &PageLevelConfig,
+    with_segments: bool,
 ) -> PageLevelResult {
     let n = doc.len();
-    let features = std::time::Duration::ZERO;
     let mut result = PageLevelResult {
         scores: vec![0.0; n],
         smoothed: vec![0.0; n],
         template: vec![false; n],
         segments: Vec::new(),
-        timings: PageLevelTimings {
-            features,
-            ..Default::default()
-        },
+        timings: PageLevelTimings::default(),
     };
     let Some(body) = doc.body() else {
         return result;
@@ -327,6 +327,9 @@ pub(crate) fn detect_from(
         }
     }
     result.template[body.index()] = false;
+    if !with_segments {
+        return result;
+    }
     let mut in_segment = vec![0usize; roots.len()];
     let mut seg_of = vec![0usize; tree.ids.len()];
     let mut root_pos: Vec<usize> = vec![usize::MAX; tree.ids.len()];
