@@ -1,0 +1,270 @@
+//! Class and id names as hints: words that name chrome (`comment-list`, `site-footer`),
+//! content (`entry-content`) or a state (`menu-open`), looked up at the ends of a name.
+
+use markup5ever::local_name;
+
+use crate::dom::{Document, NodeId};
+
+/// Words that mark boilerplate when they head or end a class or id (`comment-list`,
+/// `post-comments`, `relatedPosts`), plurals included.
+const NEGATIVE_HINTS: &[&str] = &[
+    "comment",
+    "share",
+    "sharing",
+    "social",
+    "related",
+    "sidebar",
+    "nav",
+    "menu",
+    "breadcrumb",
+    "banner",
+    "advert",
+    "promo",
+    "sponsor",
+    "subscribe",
+    "newsletter",
+    "popup",
+    "modal",
+    "cookie",
+    "footer",
+    "masthead",
+    "pagination",
+    "pager",
+    "toolbar",
+    "skip",
+    "login",
+    "signup",
+    "byline",
+    "meta",
+    "metadata",
+    "tags",
+    "tag-list",
+    "tag-cloud",
+    "recommend",
+    "outbrain",
+    "taboola",
+    "disqus",
+    "author",
+    "author-bio",
+    "author-box",
+    "author-info",
+    "bio",
+    "copyright",
+    "print",
+    "rating",
+    "reviews",
+];
+
+/// Words that mark boilerplate when they head a class or id: at its end they name a
+/// component that page builders also use for content (`elementor-widget`).
+const NEGATIVE_HEADS: &[&str] = &["widget"];
+
+/// Words that mark boilerplate anywhere in a class or id (`rp4wp-related-post-content`):
+/// no content wrapper is named after them.
+const NEGATIVE_ANYWHERE: &[&str] = &["related", "subscribe"];
+
+/// First words of names that describe a layout state, not a role (`has-sidebar`).
+const STATE_WORDS: &[&str] = &["has", "with", "without", "no"];
+
+/// Last words of names that describe a state of a component, not the element's role
+/// (`modal-enabled`, `menu-open`: put on the page wrapper while the menu is open).
+const STATE_SUFFIXES: &[&str] = &[
+    "enabled", "disabled", "active", "open", "opened", "closed", "visible", "loaded", "ready",
+];
+
+/// Whole class names that mark text no reader sees on screen.
+const HIDDEN_NAMES: &[&str] = &[
+    "hidden",
+    "is-hidden",
+    "sr-only",
+    "screen-reader-text",
+    "visually-hidden",
+    "visuallyhidden",
+];
+
+/// Words that mark content when they end a class or id (`entry-content`, `articleBody`).
+const POSITIVE_HINTS: &[&str] = &[
+    "article", "content", "entry", "main", "post", "story", "text", "body", "blog", "prose",
+];
+
+/// Class/id hint of an element: -1 boilerplate-like, +1 content-like, 0 neither.
+///
+/// Only the first and the last word of a name count: naming schemes put the role there
+/// (`comment-list`, `site-footer`), while words in the middle qualify something else
+/// (`elementor-widget-text-editor`, `field--label-hidden`, `m-nav-content-inner`).
+pub(crate) fn name_hint(doc: &Document, id: NodeId) -> i8 {
+    NameHints::default().hint(doc, id)
+}
+
+/// [`name_hint`] with verdicts remembered: a page repeats a few dozen class lists over
+/// thousands of elements, and their tokens over many lists.
+#[derive(Default)]
+pub(super) struct NameHints<'d> {
+    /// Verdict per whole attribute value (`class="post-item card col-6"`).
+    values: rustc_hash::FxHashMap<&'d str, i8>,
+    /// Verdict per token.
+    tokens: rustc_hash::FxHashMap<&'d str, i8>,
+    scratch: String,
+}
+
+impl<'d> NameHints<'d> {
+    pub(super) fn hint(&mut self, doc: &'d Document, id: NodeId) -> i8 {
+        let Some(e) = doc.element(id) else { return 0 };
+        let mut positive = false;
+        for a in &e.attrs {
+            if !matches!(
+                a.name.local,
+                local_name!("class") | local_name!("id") | local_name!("role")
+            ) {
+                continue;
+            }
+            // Documentation generators make section ids from their titles
+            // (`sharing-with-a-single-developer`): a sentence, not a role.
+            if a.name.local == local_name!("id") && is_slug(&a.value) {
+                continue;
+            }
+            let h = match self.values.get(&*a.value) {
+                Some(h) => *h,
+                None => {
+                    let h = self.value_hint(&a.value);
+                    self.values.insert(&a.value, h);
+                    h
+                }
+            };
+            if h < 0 {
+                return -1;
+            }
+            positive |= h > 0;
+        }
+        i8::from(positive)
+    }
+
+    /// The verdict on an attribute value: any boilerplate token wins, then any content one.
+    fn value_hint(&mut self, value: &'d str) -> i8 {
+        let mut positive = false;
+        for name in value.split_ascii_whitespace() {
+            let h = match self.tokens.get(name) {
+                Some(h) => *h,
+                None => {
+                    let h = token_hint(name, &mut self.scratch);
+                    self.tokens.insert(name, h);
+                    h
+                }
+            };
+            if h < 0 {
+                return -1;
+            }
+            positive |= h > 0;
+        }
+        i8::from(positive)
+    }
+}
+
+/// An id of four or more words: a slug of a title.
+fn is_slug(id: &str) -> bool {
+    id.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .count()
+        >= 4
+}
+
+/// The hint of one class or id token.
+fn token_hint(name: &str, scratch: &mut String) -> i8 {
+    let ends = name_ends(name, scratch);
+    if word_flags(ends[0], false) & STATE != 0 || word_flags(ends[1], false) & STATE_END != 0 {
+        return 0;
+    }
+    if word_flags(ends[4], false) & HIDDEN != 0
+        || ends[..4]
+            .iter()
+            .any(|w| word_flags(w, true) & NEGATIVE != 0)
+        || word_flags(ends[0], true) & HEAD != 0
+        || ends[4]
+            .split('-')
+            .any(|w| word_flags(w, true) & ANYWHERE != 0)
+    {
+        -1
+    } else {
+        // A content word heads page-type and part names (`ArticlePage-below`,
+        // `post-meta`): only the last word names the content itself.
+        i8::from(word_flags(ends[1], true) & POSITIVE != 0)
+    }
+}
+
+// Roles of a word in the hint lists.
+const NEGATIVE: u8 = 1;
+const HEAD: u8 = 2;
+const ANYWHERE: u8 = 4;
+const POSITIVE: u8 = 8;
+const STATE: u8 = 16;
+const HIDDEN: u8 = 32;
+const STATE_END: u8 = 64;
+
+/// The hint lists as one table: a class name is looked up a handful of times, not compared
+/// with every hint.
+static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u8>> =
+    std::sync::LazyLock::new(|| {
+        let mut m = rustc_hash::FxHashMap::default();
+        for (list, flag) in [
+            (NEGATIVE_HINTS, NEGATIVE),
+            (NEGATIVE_HEADS, HEAD),
+            (NEGATIVE_ANYWHERE, ANYWHERE),
+            (POSITIVE_HINTS, POSITIVE),
+            (STATE_WORDS, STATE),
+            (STATE_SUFFIXES, STATE_END),
+            (HIDDEN_NAMES, HIDDEN),
+        ] {
+            for w in list {
+                *m.entry(*w).or_insert(0) |= flag;
+            }
+        }
+        m
+    });
+
+/// The roles of `word`; with `plural`, also those of the word without a final `s`
+/// (`comments`, `tags`), for the hint lists that allow it.
+fn word_flags(word: &str, plural: bool) -> u8 {
+    let get = |w: &str| LEXICON.get(w).copied().unwrap_or(0);
+    let mut f = get(word);
+    if plural {
+        if let Some(w) = word.strip_suffix('s') {
+            f |= get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE);
+        }
+    }
+    f
+}
+
+/// The ends of a class or id, lower-cased, words joined by `-` (words are separated by
+/// non-alphanumerics and by camelCase humps): the first word, the last word, the first two
+/// and the last two (for two-word hints such as `author-bio`), and the whole name.
+fn name_ends<'s>(name: &str, scratch: &'s mut String) -> [&'s str; 5] {
+    scratch.clear();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && prev_lower {
+                scratch.push('-');
+            }
+            prev_lower = !c.is_ascii_uppercase();
+            scratch.push(c.to_ascii_lowercase());
+        } else if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower {
+                scratch.push('-');
+            }
+            prev_lower = c.is_lowercase() || c.is_numeric();
+            scratch.extend(c.to_lowercase());
+        } else {
+            if !scratch.is_empty() && !scratch.ends_with('-') {
+                scratch.push('-');
+            }
+            prev_lower = false;
+        }
+    }
+    while scratch.ends_with('-') {
+        scratch.pop();
+    }
+    let s: &'s str = scratch;
+    let cut = |n: usize| s.match_indices('-').nth(n).map_or(s, |(i, _)| &s[..i]);
+    let tail = |n: usize| s.rmatch_indices('-').nth(n).map_or(s, |(i, _)| &s[i + 1..]);
+    [cut(0), tail(0), cut(1), tail(1), s]
+}
