@@ -239,6 +239,15 @@ fn block_value(b: &Block) -> f64 {
 /// nearly all of it, widened by sibling containers with prose and grown to its `<article>`;
 /// then what is boilerplate inside it is pruned, and so are headings left without a section.
 pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
+    page_content_and_blocks(doc, config).0
+}
+
+/// [`page_content`] and the text blocks of `<body>` it weighed ([`segment_blocks`]), for
+/// callers that weigh them again (the choice of a page-level view).
+pub(crate) fn page_content_and_blocks(
+    doc: &Document,
+    config: &ContentConfig,
+) -> (Content, Vec<Block>) {
     // The title tells the headline, which goes to the title rather than the text.
     let title = page_title(doc);
     let nothing = || Content {
@@ -246,12 +255,12 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
         keep: vec![false; doc.len()],
     };
     let Some(body) = doc.body() else {
-        return nothing();
+        return (nothing(), Vec::new());
     };
-    let agg = Aggregates::measure(doc, body, config);
+    let mut agg = Aggregates::measure(doc, body, config);
     let Some((best, candidates)) = choose(doc, body, &agg) else {
         tracing::debug!("no text outside boilerplate");
-        return nothing();
+        return (nothing(), std::mem::take(&mut agg.segments));
     };
     let root = tighten(doc, best, &candidates, &agg, config);
     let (root, parts) = widen(doc, body, root, &agg, config);
@@ -277,10 +286,11 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     tracing::debug!(root = %doc.dom_path(root), listing = records.is_some(), "content root");
     let mut keep = prune(doc, root, &parts, records, &agg, config, title.as_deref());
     drop_orphan_headings(doc, root, &mut keep, &agg.words);
-    Content {
+    let content = Content {
         root: Some(root),
         keep,
-    }
+    };
+    (content, agg.segments)
 }
 
 /// The content of a page that spreads it over the whole page (a listing's cards, a
@@ -402,6 +412,8 @@ struct Aggregates {
     hints: Vec<i8>,
     /// Inside a boilerplate-named region (up to an `<article>` or `<main>`).
     negative: Vec<bool>,
+    /// The text blocks of `<body>`, in document order.
+    segments: Vec<Block>,
 }
 
 impl Aggregates {
@@ -501,6 +513,7 @@ impl Aggregates {
             excluded,
             hints,
             negative,
+            segments: blocks,
         }
     }
 }

@@ -9,8 +9,8 @@ use url::Url;
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, parse_page};
 use crate::extract::{
     Block, Content, ContentConfig, Metadata, Rest, content_html, content_markdown, content_text,
-    declares_article, drop_repeated_quotes, kept_words, page_content, page_metadata,
-    segment_blocks, spread_content, url_date,
+    declares_article, drop_repeated_quotes, kept_words, page_content_and_blocks, page_metadata,
+    spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::node_features_with;
@@ -168,7 +168,7 @@ pub fn extract_page(
 }
 
 /// The content of a page without its site, from two views of it: the main container
-/// ([`page_content`]: the densest prose and what belongs to it) and what is not chrome
+/// ([`page_content`](crate::extract::page_content): the densest prose and what belongs to it) and what is not chrome
 /// (the page-level template detector, PAGELEVEL). An article's container holds most of
 /// what is not chrome; a listing's, a thread's or a service page's holds one card, post or
 /// section of it. When the container holds less than [`ContentConfig::spread`] of the
@@ -286,7 +286,7 @@ fn pick_view(
     config: &ContentConfig,
     chrome: impl FnOnce(&Content) -> Vec<bool>,
 ) -> Content {
-    let container = page_content(doc, config);
+    let (container, blocks) = page_content_and_blocks(doc, config);
     let Some(body) = doc.body() else {
         return container;
     };
@@ -303,7 +303,6 @@ fn pick_view(
     if inside >= config.spread.max(SECTIONS_SHARE) * page_words as f64 {
         return container;
     }
-    let blocks = segment_blocks(doc, body);
     let outside = |b: &&Block| !container.is_content(b.owner);
     // Over the first share only sections can tip the page, and the spread view holds at
     // most what it would hold if nothing were chrome: without enough headings there, the
