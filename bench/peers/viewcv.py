@@ -72,7 +72,10 @@ def stats(path: str) -> tuple[float, float, int, int, int] | None:
     """The container's words, the spread view's and its rest's headings, words and link words."""
     err = subprocess.run(
         [str(BINARY), "content", "--spread", "1", "-vv", path],
-        capture_output=True, text=True, check=False, env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
     ).stderr
     m = VIEWS_LINE.search(err)
     if not m:
@@ -134,7 +137,10 @@ def main() -> None:
     print(f"WCXB dev held out: F1 {held / len(rows):.4f}")
     best = max(points, key=lambda p: wcxb_f1(rows, chooser(p)))
     print(f"all folds: {best}, in-sample F1 {wcxb_f1(rows, chooser(best)):.4f}")
-    guards = (("aeb", run.load_aeb, run.aeb_scores), ("trafeval", run.load_trafeval, run.snippet_scores))
+    guards = (
+        ("aeb", run.load_aeb, run.aeb_scores),
+        ("trafeval", run.load_trafeval, run.snippet_scores),
+    )
     for name, load, metric in guards:
         ds = load(data, 0)
         choose = chooser(best)

@@ -359,10 +359,10 @@ impl Rest {
 }
 
 /// Headings that make the rest of a page sections ([`Rest::is_sections`]).
-pub(crate) const SECTION_HEADINGS: u32 = 3;
+const SECTION_HEADINGS: u32 = 3;
 
 /// The share of the rest's words in links under which it is prose ([`Rest::is_sections`]).
-pub(crate) const SECTION_LINKS: f64 = 0.1;
+const SECTION_LINKS: f64 = 0.1;
 
 /// A form beside the content (search, comment, sign-up): one that holds less than half the
 /// page's words and no `<article>`. Forums wrap a thread in a moderation `<form>`: that one

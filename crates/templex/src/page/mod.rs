@@ -168,12 +168,12 @@ pub fn extract_page(
 }
 
 /// The content of a page without its site, from two views of it: the main container
-/// ([`page_content`](crate::extract::page_content): the densest prose and what belongs to it) and what is not chrome
-/// (the page-level template detector, PAGELEVEL). An article's container holds most of
-/// what is not chrome; a listing's, a thread's or a service page's holds one card, post or
-/// section of it. When the container holds less than [`ContentConfig::spread`] of the
-/// words that are not chrome, the page spreads its content and all of them are content
-/// ([`spread_content`]).
+/// ([`page_content`](crate::extract::page_content): the densest prose and what belongs to
+/// it) and what is not chrome (the page-level template detector, PAGELEVEL). An article's
+/// container holds most of what is not chrome; a listing's, a thread's or a service page's
+/// holds one card, post or section of it. When the container holds less than
+/// [`ContentConfig::spread`] of the words that are not chrome, the page spreads its content
+/// and all of them are content ([`spread_content`]).
 pub(crate) fn page_level_content(
     doc: &Document,
     url: Option<&Url>,
