@@ -1,8 +1,7 @@
 //! Hyperlinks: extraction from a [`Document`], resolution against the page URL and `<base>`,
 //! and same-site classification by registrable domain (public suffix list).
 
-use std::collections::HashSet;
-
+use rustc_hash::FxHashSet;
 use serde::Serialize;
 use url::Url;
 
@@ -43,9 +42,35 @@ pub fn registrable_domain(url: &Url) -> Option<String> {
 
 /// Whether two URLs belong to the same site (registrable domain).
 pub(crate) fn same_site(a: &Url, b: &Url) -> bool {
-    match (registrable_domain(a), registrable_domain(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => false,
+    Site::of(a).contains(b)
+}
+
+/// One page's site, to test many URLs against: its registrable domain is looked up once,
+/// and a URL on the page's own host (most links) needs no lookup at all.
+pub(crate) struct Site {
+    host: Option<String>,
+    domain: Option<String>,
+}
+
+impl Site {
+    /// The site of `url`.
+    pub(crate) fn of(url: &Url) -> Site {
+        Site {
+            host: url.host_str().map(str::to_string),
+            domain: registrable_domain(url),
+        }
+    }
+
+    /// Whether `url` is on this site ([`same_site`]).
+    pub(crate) fn contains(&self, url: &Url) -> bool {
+        // One host has one registrable domain.
+        if url.host_str().is_some() && url.host_str() == self.host.as_deref() {
+            return self.domain.is_some();
+        }
+        match (registrable_domain(url), &self.domain) {
+            (Some(x), Some(y)) => x == *y,
+            _ => false,
+        }
     }
 }
 
@@ -185,23 +210,33 @@ pub fn extract_links_with(
     let base = base_url(doc, page_url);
     let mut page = canonical(page_url);
     page.set_fragment(None);
-    let mut seen: HashSet<Url> = HashSet::new();
-    seen.insert(page.clone());
-    let mut out = Vec::new();
+    let site = Site::of(page_url);
+    let mut all: Vec<(Url, NodeId)> = Vec::new();
     for id in doc.elements() {
         let Some(el) = doc.element(id) else { continue };
         if !(el.is(&local_name!("a")) || el.is(&local_name!("area"))) {
             continue;
         }
-        let Some(url) = el.attr("href").and_then(|h| resolve_href(&base, h)) else {
-            continue;
-        };
-        let url = canonical(&url);
-        if seen.insert(url.clone()) {
+        if let Some(url) = el.attr("href").and_then(|h| resolve_href(&base, h)) {
+            all.push((canonical(&url), id));
+        }
+    }
+    // The first occurrence of each URL, found without copying any: a page may hold a
+    // million links.
+    let first: Vec<bool> = {
+        let mut seen: FxHashSet<&str> = FxHashSet::default();
+        seen.insert(page.as_str());
+        all.iter()
+            .map(|(url, _)| seen.insert(url.as_str()))
+            .collect()
+    };
+    let mut out = Vec::new();
+    for ((url, node), first) in all.into_iter().zip(first) {
+        if first {
             out.push(Link {
-                same_site: same_site(&url, page_url),
+                same_site: site.contains(&url),
                 url,
-                node: id,
+                node,
             });
         }
     }
@@ -260,6 +295,36 @@ mod tests {
         let doc = parse_str(r#"<head><base href="/x/"></head><a href="y.html">y</a>"#);
         let links = extract_links(&doc, &page);
         assert_eq!(links[0].url.as_str(), "http://example.com/x/y.html");
+    }
+
+    #[test]
+    fn site_agrees_with_registrable_domains() {
+        let urls = [
+            "https://www.example.co.uk/a",
+            "https://example.co.uk/b",
+            "https://shop.example.co.uk:8443/",
+            "https://example.com/",
+            "http://localhost/a",
+            "http://localhost:8080/b",
+            "http://127.0.0.1/",
+            "http://[::1]/",
+            "https://foo.github.io/",
+            "https://bar.github.io/",
+            "https://www.example.co.uk./trailing-dot",
+            "file:///tmp/x.html",
+        ];
+        for a in urls {
+            let a = Url::parse(a).unwrap();
+            let site = Site::of(&a);
+            for b in urls {
+                let b = Url::parse(b).unwrap();
+                let by_domain = match (registrable_domain(&a), registrable_domain(&b)) {
+                    (Some(x), Some(y)) => x == y,
+                    _ => false,
+                };
+                assert_eq!(site.contains(&b), by_domain, "{a} {b}");
+            }
+        }
     }
 
     #[test]

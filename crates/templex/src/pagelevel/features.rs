@@ -10,6 +10,7 @@ use url::Url;
 use crate::dom::tags::{is_block, is_heading, is_image, is_invisible};
 use crate::dom::{Document, LocalName, NodeData, NodeId};
 use crate::extract::{Content, ContentConfig, name_hint, page_content};
+use crate::links::Site;
 
 use super::sitelevel::html_lengths;
 
@@ -166,7 +167,7 @@ fn title_words(doc: &Document) -> Vec<String> {
 }
 
 /// Whether an `href` points inside the page's site (relative links always do).
-fn is_intra(href: &str, page: Option<&Url>) -> bool {
+fn is_intra(href: &str, page: Option<(&Url, &Site)>) -> bool {
     let href = href.trim();
     if href.starts_with('#') || href.is_empty() {
         return true;
@@ -180,7 +181,7 @@ fn is_intra(href: &str, page: Option<&Url>) -> bool {
         return true;
     }
     match page {
-        Some(p) => p.join(href).is_ok_and(|u| crate::links::same_site(&u, p)),
+        Some((p, site)) => p.join(href).is_ok_and(|u| site.contains(&u)),
         None => false,
     }
 }
@@ -211,6 +212,8 @@ pub(crate) fn node_features_with(
         };
     };
     let title = title_words(doc);
+    let site = page_url.map(Site::of);
+    let page = page_url.zip(site.as_ref());
     let mut agg = vec![Agg::default(); n];
     // Top-down state: inside an anchor, inside invisible markup, semantic ancestors, hints.
     let mut in_anchor = vec![false; n];
@@ -254,7 +257,7 @@ pub(crate) fn node_features_with(
                     in_anchor[ix] = true;
                     if let Some(h) = e.attr("href") {
                         agg[ix].anchors += 1;
-                        if is_intra(h, page_url) {
+                        if is_intra(h, page) {
                             agg[ix].intra += 1;
                         }
                     }

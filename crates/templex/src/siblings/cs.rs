@@ -13,7 +13,7 @@
 //! * **template guard**: a loaded page whose structure does not resemble the key page's
 //!   (another template under the same host, a redirect stub) is kept out of the CS.
 
-use std::collections::HashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::time::{Duration, Instant};
 
 use url::Url;
@@ -83,8 +83,9 @@ pub(crate) struct LoadedPage<T> {
     pub url: Url,
     /// The parsed page.
     pub doc: Document,
-    /// Its same-site links, canonical.
-    pub links: HashSet<Url>,
+    /// The key page's candidate links (their indices among [`candidate_links`]) that this
+    /// page links to too: all the search asks of a page's links, kept without a copy of them.
+    pub links: FxHashSet<usize>,
     /// The guard's result (e.g. the page's mapping with the key page).
     pub data: T,
 }
@@ -198,7 +199,8 @@ pub(crate) fn find_complete_subdigraph<T>(
         others: Vec::new(),
         rejected: Vec::new(),
         failed: Vec::new(),
-        links: links.iter().map(|l| l.url.clone()).collect(),
+        // Filled when the search is over: moved, not copied (a page may hold a million).
+        links: Vec::new(),
         stop: StopReason::Found,
     };
     if order.is_empty() || config.size == 0 {
@@ -207,10 +209,18 @@ pub(crate) fn find_complete_subdigraph<T>(
         } else {
             StopReason::Found
         };
+        out.links = links.into_iter().map(|l| l.url).collect();
         return out;
     }
     // rank[i] = position of link i in the static order.
     let mut remaining: Vec<usize> = order.clone();
+    // Only the links in the order are ever loaded or asked about.
+    let candidates: FxHashMap<&str, usize> = order
+        .iter()
+        .map(|&li| (links[li].url.as_str(), li))
+        .collect();
+    // loaded[j] = the candidate link pages[j] was loaded from.
+    let mut loaded: Vec<usize> = Vec::new();
     let mut pages: Vec<LoadedPage<T>> = Vec::new();
     // adj[i] has bit j when pages i and j link to each other.
     let mut adj: Vec<u64> = Vec::new();
@@ -239,7 +249,7 @@ pub(crate) fn find_complete_subdigraph<T>(
             break;
         }
         let pick = if config.adaptive && best != 0 {
-            pick_adaptive(&remaining, &links, &pages, best)
+            pick_adaptive(&remaining, &pages, best)
         } else {
             0
         };
@@ -248,7 +258,7 @@ pub(crate) fn find_complete_subdigraph<T>(
         loads += 1;
         // Counted here so that failed and refused loads spend patience too.
         since_growth += 1;
-        let new = match load_sibling(source, url, &config.page_budget, accept) {
+        let new = match load_sibling(source, url, &config.page_budget, accept, Some(&candidates)) {
             SiblingLoad::Loaded(p) => p,
             SiblingLoad::Failed(url) => {
                 out.failed.push(url);
@@ -262,13 +272,14 @@ pub(crate) fn find_complete_subdigraph<T>(
         let v = pages.len();
         let mut row = 0u64;
         for (j, p) in pages.iter().enumerate() {
-            if p.links.contains(&new.url) && new.links.contains(&p.url) {
+            if p.links.contains(&li) && new.links.contains(&loaded[j]) {
                 row |= 1 << j;
                 adj[j] |= 1 << v;
             }
         }
         adj.push(row);
         pages.push(new);
+        loaded.push(li);
         let clique = max_clique_containing(&adj, v);
         if clique.count_ones() > best.count_ones() {
             best = clique;
@@ -285,6 +296,7 @@ pub(crate) fn find_complete_subdigraph<T>(
             break;
         }
     }
+    out.links = links.into_iter().map(|l| l.url).collect();
     for (i, p) in pages.into_iter().enumerate() {
         if best & (1 << i) != 0 && out.pages.len() < config.size {
             out.pages.push(p);
@@ -306,12 +318,15 @@ pub(crate) enum SiblingLoad<T> {
     Refused(Url),
 }
 
-/// Load the page at `url`, parse it within `budget`, and put it to the guard `accept`.
+/// Load the page at `url`, parse it within `budget`, and put it to the guard `accept`; the
+/// page's [`LoadedPage::links`] are those of `candidates` (by canonical URL) it links to,
+/// none without them.
 pub(crate) fn load_sibling<T>(
     source: &dyn PageSource,
     url: Url,
     budget: &crate::Budget,
     accept: &dyn Fn(&Document) -> Option<T>,
+    candidates: Option<&FxHashMap<&str, usize>>,
 ) -> SiblingLoad<T> {
     let page = match source.load(&url) {
         Ok(p) => p,
@@ -331,12 +346,16 @@ pub(crate) fn load_sibling<T>(
         tracing::debug!(%url, "sibling refused by template guard");
         return SiblingLoad::Refused(url);
     };
-    let links: HashSet<Url> =
-        extract_links_with(&doc, &page.final_url, &|u| source.canonical_url(u))
-            .into_iter()
-            .filter(|l| l.same_site)
-            .map(|l| l.url)
-            .collect();
+    let links: FxHashSet<usize> = match candidates {
+        Some(candidates) if !candidates.is_empty() => {
+            extract_links_with(&doc, &page.final_url, &|u| source.canonical_url(u))
+                .iter()
+                .filter(|l| l.same_site)
+                .filter_map(|l| candidates.get(l.url.as_str()).copied())
+                .collect()
+        }
+        _ => FxHashSet::default(),
+    };
     SiblingLoad::Loaded(LoadedPage {
         url,
         doc,
@@ -347,20 +366,14 @@ pub(crate) fn load_sibling<T>(
 
 /// The remaining link most linked-to by the pages of the best CS (then by all accepted
 /// pages), ties broken by the static order.
-fn pick_adaptive<T>(
-    remaining: &[usize],
-    links: &[Link],
-    pages: &[LoadedPage<T>],
-    best: u64,
-) -> usize {
+fn pick_adaptive<T>(remaining: &[usize], pages: &[LoadedPage<T>], best: u64) -> usize {
     let mut best_k = 0;
     let mut best_score = (0u32, 0u32);
     for (k, &li) in remaining.iter().enumerate() {
-        let url = &links[li].url;
         let mut in_cs = 0u32;
         let mut in_all = 0u32;
         for (j, p) in pages.iter().enumerate() {
-            if p.links.contains(url) {
+            if p.links.contains(&li) {
                 in_all += 1;
                 if best & (1 << j) != 0 {
                     in_cs += 1;

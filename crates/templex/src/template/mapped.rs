@@ -14,7 +14,7 @@ use crate::cluster::{ClusterConfig, Fingerprint};
 use crate::dom::{Document, Element, LocalName, NodeId, local_name};
 use crate::extract::{ContentConfig, page_content};
 use crate::mapping::{MapIndex, Mapping, etdm};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use crate::extract::page_title;
 use crate::siblings::cs::{
@@ -344,7 +344,7 @@ fn own_kind_siblings<'o>(
     let needed = config.cs_size - outcome.pages.len();
     let links: Vec<&Url> = outcome.links.iter().collect();
     let flags = own_kind(key_url, &links);
-    let own: HashSet<&Url> = links
+    let own: FxHashSet<&Url> = links
         .iter()
         .zip(&flags)
         .filter(|(_, o)| **o)
@@ -360,7 +360,7 @@ fn own_kind_siblings<'o>(
         .filter(|p| own.contains(&p.url) && other_content(&p.doc))
         .filter(|p| !outcome.pages.iter().any(|c| c.url == p.url))
         .collect();
-    let tried: HashSet<&Url> = loaded()
+    let tried: FxHashSet<&Url> = loaded()
         .map(|p| &p.url)
         .chain(&outcome.rejected)
         .chain(&outcome.failed)
@@ -376,7 +376,8 @@ fn own_kind_siblings<'o>(
         if found.len() + extra.len() >= needed {
             break;
         }
-        if let SiblingLoad::Loaded(p) = load_sibling(source, (*url).clone(), &config.budget, guard)
+        if let SiblingLoad::Loaded(p) =
+            load_sibling(source, (*url).clone(), &config.budget, guard, None)
         {
             if other_content(&p.doc) {
                 extra.push(p);
