@@ -65,14 +65,14 @@ pub struct BatchConfig {
     /// What one page may cost; a page over it (or not HTML) is an error record. Not part of
     /// the run key: a time budget cannot promise the same output twice anyway.
     #[serde(skip)]
-    pub budget: crate::Budget,
+    pub budget: crate::dom::Budget,
     /// Fingerprints of each record's content text (on by default; `None`: none). In the run
     /// key unless default, so that runs from before fingerprints keep their keys.
     #[serde(skip_serializing_if = "is_default_fingerprint")]
-    pub fingerprint: Option<crate::FingerprintConfig>,
+    pub fingerprint: Option<crate::dedup::FingerprintConfig>,
 }
 
-fn is_default_fingerprint(f: &Option<crate::FingerprintConfig>) -> bool {
+fn is_default_fingerprint(f: &Option<crate::dedup::FingerprintConfig>) -> bool {
     *f == Some(crate::FingerprintConfig::default())
 }
 

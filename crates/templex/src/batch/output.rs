@@ -30,7 +30,7 @@ pub struct OutRecord {
     /// How the content was found: a learned template's method (`tablechunk`), or
     /// `maincontent` for pages of no learned template.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub method: Option<crate::Method>,
+    pub method: Option<crate::method::Method>,
     /// The page title ([`crate::Metadata::title`]).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub title: Option<String>,
@@ -57,7 +57,7 @@ pub struct OutRecord {
     /// Fingerprints of `text` for near-duplicate detection
     /// ([`BatchConfig::fingerprint`](super::BatchConfig::fingerprint)).
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub fingerprint: Option<Box<crate::Fingerprint>>,
+    pub fingerprint: Option<Box<crate::dedup::Fingerprint>>,
     /// Why the record has no content.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub error: Option<String>,

@@ -186,7 +186,7 @@ pub struct TemplateReport {
     /// The key page.
     pub key_url: String,
     /// The method that produced the template.
-    pub method: crate::template::Method,
+    pub method: crate::method::Method,
     /// Whether PAGELEVEL stepped in for a site-level method that found no evidence.
     pub fallback: bool,
     /// Pages of the complete subdigraph the template was computed from.

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::Method;
+use crate::method::Method;
 use crate::page::PageContent;
 
 /// How a record carries the content.
@@ -75,7 +75,7 @@ pub struct ContentRecord {
     pub error: Option<String>,
     /// Fingerprints of `text` for near-duplicate detection ([`Self::with_fingerprint`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fingerprint: Option<crate::Fingerprint>,
+    pub fingerprint: Option<crate::dedup::Fingerprint>,
 }
 
 impl ContentRecord {

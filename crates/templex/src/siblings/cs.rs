@@ -58,7 +58,7 @@ pub(crate) struct CsConfig {
     /// menu pages have been tried, further links rarely complete a CS.
     pub patience: usize,
     /// What one sibling page may cost; a page over it is skipped like a failed load.
-    pub page_budget: crate::Budget,
+    pub page_budget: crate::dom::Budget,
 }
 
 impl Default for CsConfig {
@@ -324,7 +324,7 @@ pub(crate) enum SiblingLoad<T> {
 pub(crate) fn load_sibling<T>(
     source: &dyn PageSource,
     url: Url,
-    budget: &crate::Budget,
+    budget: &crate::dom::Budget,
     accept: &dyn Fn(&Document) -> Option<T>,
     candidates: Option<&FxHashMap<&str, usize>>,
 ) -> SiblingLoad<T> {

@@ -44,13 +44,16 @@ pub struct Page {
 
 impl Page {
     /// Parse the page into a [`crate::Document`], honouring the transport charset.
-    pub fn parse(&self) -> crate::Document {
+    pub fn parse(&self) -> crate::dom::Document {
         crate::dom::parse_bytes(&self.body, self.charset.as_deref())
     }
 
     /// Parse the page within `budget` (refusing bytes that are not HTML): see
     /// [`crate::dom::parse_page`].
-    pub fn parse_within(&self, budget: &crate::Budget) -> Result<crate::Document, LoadError> {
+    pub fn parse_within(
+        &self,
+        budget: &crate::dom::Budget,
+    ) -> Result<crate::dom::Document, LoadError> {
         crate::dom::parse_page(
             &self.body,
             self.charset.as_deref(),
@@ -99,7 +102,7 @@ pub enum LoadError {
         /// The page's URL.
         url: String,
         /// Why it was refused.
-        error: crate::PageError,
+        error: crate::dom::PageError,
     },
     /// The body exceeded the size limit.
     #[error("body larger than {limit} bytes: {url}")]

@@ -96,7 +96,7 @@ pub struct TemplateConfig {
     pub prior: bool,
     /// What each page (the key page, every sibling or sampled page) may cost: a key page
     /// over it fails with [`LoadError::Refused`], other pages are skipped.
-    pub budget: crate::Budget,
+    pub budget: crate::dom::Budget,
 }
 
 impl Default for TemplateConfig {

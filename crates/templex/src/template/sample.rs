@@ -115,7 +115,7 @@ pub(crate) fn site_sample(
     key_doc: &Document,
     n: usize,
     seed: u64,
-    budget: &crate::Budget,
+    budget: &crate::dom::Budget,
 ) -> (Vec<Document>, Option<String>) {
     use crate::cluster::{ClusterConfig, Fingerprint};
     use crate::links::{extract_links, same_site};

@@ -472,7 +472,7 @@ fn star_of_100000_children_matches_closed_form() {
 #[test]
 fn dom_element_tree_smooths() {
     // How a caller feeds a templex page: element ids renumbered densely, parents mapped.
-    let doc = crate::parse_str(
+    let doc = crate::dom::parse_str(
         "<html><body><div id=nav><a>1</a><a>2</a></div><div id=main><p>text</p><p>more</p>\
          </div><div id=foot><a>x</a></div></body></html>",
     );
