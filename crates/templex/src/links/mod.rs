@@ -40,11 +40,6 @@ pub fn registrable_domain(url: &Url) -> Option<String> {
     Some(host)
 }
 
-/// Whether two URLs belong to the same site (registrable domain).
-pub(crate) fn same_site(a: &Url, b: &Url) -> bool {
-    Site::of(a).contains(b)
-}
-
 /// One page's site, to test many URLs against: its registrable domain is looked up once,
 /// and a URL on the page's own host (most links) needs no lookup at all.
 pub(crate) struct Site {
@@ -61,7 +56,7 @@ impl Site {
         }
     }
 
-    /// Whether `url` is on this site ([`same_site`]).
+    /// Whether `url` is on this site: has the same registrable domain.
     pub(crate) fn contains(&self, url: &Url) -> bool {
         // One host has one registrable domain.
         if url.host_str().is_some() && url.host_str() == self.host.as_deref() {
@@ -332,10 +327,10 @@ mod tests {
         let a = Url::parse("http://localhost/a").unwrap();
         let b = Url::parse("http://localhost:8080/b").unwrap();
         let c = Url::parse("http://127.0.0.1/").unwrap();
-        assert!(same_site(&a, &b));
-        assert!(!same_site(&a, &c));
+        assert!(Site::of(&a).contains(&b));
+        assert!(!Site::of(&a).contains(&c));
         let d = Url::parse("https://foo.github.io/").unwrap();
         let e = Url::parse("https://bar.github.io/").unwrap();
-        assert!(!same_site(&d, &e), "github.io is a public suffix");
+        assert!(!Site::of(&d).contains(&e), "github.io is a public suffix");
     }
 }

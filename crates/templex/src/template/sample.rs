@@ -118,7 +118,7 @@ pub(crate) fn site_sample(
     budget: &crate::dom::Budget,
 ) -> (Vec<Document>, Option<String>) {
     use crate::cluster::{ClusterConfig, Fingerprint};
-    use crate::links::{extract_links, same_site};
+    use crate::links::{Site, extract_links};
     let similarity = ClusterConfig::default().similarity;
     let key_print = Fingerprint::of(key_doc);
     let key = source.canonical_url(key_url);
@@ -133,7 +133,8 @@ pub(crate) fn site_sample(
     };
     let mut queue: std::collections::VecDeque<Url> = site_links(key_doc, key_url).into();
     let listed = source.page_urls().map(|urls| {
-        let urls: Vec<Url> = urls.into_iter().filter(|u| same_site(u, key_url)).collect();
+        let site = Site::of(key_url);
+        let urls: Vec<Url> = urls.into_iter().filter(|u| site.contains(u)).collect();
         crate::pagelevel::sitelevel::sample_indices(urls.len(), n, seed)
             .into_iter()
             .map(|i| urls[i].clone())
