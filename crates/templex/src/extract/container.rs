@@ -1,0 +1,332 @@
+//! The main container: the best candidate by net mass, tightened to the deepest element
+//! that holds nearly all of it, widened by sibling containers with prose, grown to its
+//! `<article>` or `<main>`; and the lists of records that make a page a listing.
+
+use markup5ever::{LocalName, local_name};
+
+use super::aggregates::{Aggregates, MAJORITY};
+use super::config::ContentConfig;
+use super::declared::declares_article;
+use super::verdicts::{is_declared_main, is_link_cluster};
+use crate::dom::tags::is_heading;
+use crate::dom::{Document, NodeId};
+
+/// Tightening keeps at least this share of the container's prose: lead paragraphs outside
+/// the inner wrapper are content.
+pub(super) const TIGHTEN_PROSE: f64 = 0.95;
+
+/// Weight of the net mass of candidates inside boilerplate-named regions: a short article
+/// still beats a long cookie notice or sidebar text.
+pub(super) const NEGATIVE_WEIGHT: f64 = 0.25;
+
+/// How many ancestors up the main container may grow by absorbing prose siblings.
+pub(super) const EXPAND_LEVELS: usize = 2;
+
+/// The candidates — elements with text, not excluded, `body` first — and the best of them
+/// by net mass, nudged by name hints. `None` when the page has no text.
+///
+/// Boilerplate-named regions (a sidebar, a cookie notice) hold the main content only when
+/// nothing else has prose: a short article still beats a long cookie notice.
+pub(super) fn choose(
+    doc: &Document,
+    body: NodeId,
+    agg: &Aggregates,
+) -> Option<(NodeId, Vec<NodeId>)> {
+    let score = |id: NodeId| {
+        // Themes put page-type classes on <body> ("ArticlePage-body"): no hint there.
+        let m = agg.mass[id.index()];
+        if id == body {
+            m
+        } else if agg.negative[id.index()] {
+            m * NEGATIVE_WEIGHT
+        } else {
+            m * (1.0 + 0.5 * f64::from(agg.hints[id.index()]))
+        }
+    };
+    let candidates: Vec<NodeId> = std::iter::once(body)
+        .chain(doc.descendants(body))
+        .filter(|id| {
+            doc.element(*id).is_some() && !agg.excluded[id.index()] && agg.words[id.index()] > 0
+        })
+        .collect();
+    let best = *candidates
+        .iter()
+        .max_by(|a, b| score(**a).total_cmp(&score(**b)).then(b.cmp(a)))?;
+    Some((best, candidates))
+}
+
+/// The deepest candidate inside `best` that still holds most of its mass
+/// ([`ContentConfig::tighten`]) and nearly all of its prose ([`TIGHTEN_PROSE`]).
+pub(super) fn tighten(
+    doc: &Document,
+    best: NodeId,
+    candidates: &[NodeId],
+    agg: &Aggregates,
+    config: &ContentConfig,
+) -> NodeId {
+    let best_mass = agg.mass[best.index()];
+    let best_prose = agg.prose[best.index()];
+    let mut root = best;
+    if best_mass > 0.0 {
+        for &c in candidates.iter().filter(|c| doc.contains(best, **c)) {
+            if agg.mass[c.index()] >= config.tighten * best_mass
+                && agg.prose[c.index()] >= TIGHTEN_PROSE * best_prose
+                && doc.node(c).depth > doc.node(root).depth
+            {
+                root = c;
+            }
+        }
+    }
+    root
+}
+
+/// Content split over sibling containers (a recipe's ingredients and steps, an article
+/// body after a lead block): siblings with real prose mass ([`ContentConfig::expand`]) join
+/// `root`, up to [`EXPAND_LEVELS`] ancestors up. The new container, and its parts: the
+/// elements of it that are content whole.
+pub(super) fn widen(
+    doc: &Document,
+    body: NodeId,
+    root: NodeId,
+    agg: &Aggregates,
+    config: &ContentConfig,
+) -> (NodeId, Vec<NodeId>) {
+    let mut parts = vec![root];
+    let mut top = root;
+    let mut base_mass = agg.mass[root.index()];
+    for _ in 0..EXPAND_LEVELS {
+        if config.expand <= 0.0 || base_mass <= 0.0 {
+            break;
+        }
+        // Wrappers that add no text of their own (a paragraph in its own `<div>`) are not a
+        // level: the siblings worth looking at are those of the outermost wrapper.
+        while let Some(parent) = doc.parent(top).filter(|p| {
+            *p != body && parts == [top] && agg.words[p.index()] == agg.words[top.index()]
+        }) {
+            parts = vec![parent];
+            top = parent;
+        }
+        let Some(parent) = doc
+            .parent(top)
+            .filter(|p| *p != body && doc.contains(body, *p))
+        else {
+            break;
+        };
+        let threshold = (config.expand * base_mass).max(10.0);
+        let siblings: Vec<NodeId> = doc
+            .element_children(parent)
+            .filter(|c| {
+                *c != top
+                    && !agg.excluded[c.index()]
+                    && agg.mass[c.index()] >= threshold
+                    && !is_link_cluster(agg.words[c.index()], agg.link_words[c.index()])
+                    && agg.hints[c.index()] >= 0
+            })
+            .collect();
+        if siblings.is_empty() {
+            break;
+        }
+        // The previous top joins as a whole; so do the qualifying siblings.
+        if top != root || parts.len() > 1 {
+            parts.retain(|p| !doc.contains(top, *p) || *p == top);
+            if !parts.contains(&top) {
+                parts.push(top);
+            }
+        }
+        base_mass += siblings.iter().map(|c| agg.mass[c.index()]).sum::<f64>();
+        parts.extend(siblings);
+        parts.sort();
+        top = parent;
+    }
+    (top, parts)
+}
+
+/// A list of records: sibling elements of one kind (tag and class), each with text of its
+/// own beside its links — search results, product cards, job rows, thread lists.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Records {
+    /// The parent of the records.
+    pub(super) container: NodeId,
+    /// Words of the records.
+    pub(super) words: u32,
+}
+
+/// A list has at least this many records.
+pub(super) const MIN_RECORDS: usize = 5;
+
+/// On a listing page the records hold at least this factor of the words of the prose
+/// content found without them.
+pub(super) const RECORDS_OVER_PROSE: f64 = 3.0;
+
+/// The largest list of records on the page outside boilerplate: the element with the most
+/// words in at least [`MIN_RECORDS`] element children of one tag and first class, most of
+/// which read as records ([`is_record`]; menus are lists of bare links).
+pub(super) fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<Records> {
+    let mut best: Option<Records> = None;
+    let mut groups: rustc_hash::FxHashMap<(&LocalName, &str), (usize, usize, u32)> =
+        rustc_hash::FxHashMap::default();
+    for id in std::iter::once(body).chain(doc.descendants(body)) {
+        let i = id.index();
+        if agg.excluded[i]
+            || agg.negative[i]
+            || doc.element(id).is_none()
+            || agg.words[i] < best.map_or(1, |b| b.words)
+        {
+            continue;
+        }
+        groups.clear();
+        for c in doc.element_children(id) {
+            let ci = c.index();
+            // A part named like chrome (`nav-breadcrumbs`, `footer-links`) is no record: layout
+            // rows of one class hold the header, the breadcrumbs and the footer.
+            if agg.excluded[ci] || agg.words[ci] == 0 || agg.negative[ci] {
+                continue;
+            }
+            let Some(e) = doc.element(c) else { continue };
+            if e.name.local == local_name!("p") || is_heading(&e.name.local) {
+                continue;
+            }
+            // Records of one kind share their first class; the others mark states
+            // (`featured`, `sold-out`).
+            let kind = e.classes().next().unwrap_or("");
+            let g = groups.entry((&e.name.local, kind)).or_insert((0, 0, 0));
+            g.0 += 1;
+            g.1 += usize::from(is_record(agg, c));
+            g.2 += agg.words[ci];
+        }
+        for &(n, with_text, words) in groups.values() {
+            if n >= MIN_RECORDS && with_text * 2 >= n && words > best.map_or(0, |b| b.words) {
+                best = Some(Records {
+                    container: id,
+                    words,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// Whether `id` reads as a record: it links to its item and says something of it beside
+/// the link, or its link is a card of several blocks (title, date, price). A menu item is
+/// one link, or a heading over a list of links (a link per block).
+pub(super) fn is_record(agg: &Aggregates, id: NodeId) -> bool {
+    let i = id.index();
+    let (words, link_words) = (agg.words[i], agg.link_words[i]);
+    link_words > 0
+        && (link_words < words || (agg.blocks[i] >= 2 && 2 * agg.links[i] <= agg.blocks[i]))
+}
+
+/// Whether the page is a listing: the container is one card of the records, or (on a page
+/// that does not declare itself an article) the records outweigh the prose content found
+/// without them ([`RECORDS_OVER_PROSE`]), or they are inside it and hold most of its words.
+pub(super) fn is_listing(
+    doc: &Document,
+    root: NodeId,
+    list: Records,
+    agg: &Aggregates,
+    article: bool,
+) -> bool {
+    let prose = agg.prose[root.index()].max(0.0);
+    // A container that is one card of the records (a fifth of their words at most) is a
+    // teaser: the page lists, whatever it declares.
+    let one_card = root != list.container
+        && doc.contains(list.container, root)
+        && agg.words[root.index()] as usize * MIN_RECORDS <= list.words as usize;
+    if one_card {
+        true
+    } else if article {
+        false
+    } else if doc.contains(root, list.container) {
+        f64::from(list.words) >= MAJORITY * f64::from(agg.words[root.index()])
+    } else {
+        f64::from(list.words) >= RECORDS_OVER_PROSE * prose
+    }
+}
+
+/// The records' container grown to the wrappers that add a heading or an introduction to
+/// it: ancestors whose words are at most [`RECORDS_GROWTH`] times the records'.
+pub(super) fn lift_records(
+    doc: &Document,
+    body: NodeId,
+    container: NodeId,
+    agg: &Aggregates,
+) -> NodeId {
+    let mut top = container;
+    while let Some(p) = doc.parent(top).filter(|p| {
+        *p != body
+            && !agg.negative[p.index()]
+            && f64::from(agg.words[p.index()])
+                <= RECORDS_GROWTH * f64::from(agg.words[container.index()])
+    }) {
+        top = p;
+    }
+    top
+}
+
+/// How much a listing's wrappers may add to its records' words.
+pub(super) const RECORDS_GROWTH: f64 = 1.25;
+
+/// An `<article>` around the content declares its extent: its header (a lead, a subtitle)
+/// and its own paragraphs belong to it, when it adds at most [`ARTICLE_GROWTH`] of prose;
+/// what does not (bylines, share bars, teasers) [`prune`](super::prune::prune) drops.
+pub(super) fn grow_to_article(
+    doc: &Document,
+    body: NodeId,
+    root: NodeId,
+    parts: Vec<NodeId>,
+    agg: &Aggregates,
+) -> (NodeId, Vec<NodeId>) {
+    if let Some(article) = doc
+        .ancestors(root)
+        .take_while(|a| *a != body)
+        .find(|a| doc.tag(*a).is_some_and(|t| *t == local_name!("article")))
+    {
+        if !agg.excluded[article.index()]
+            && agg.prose[article.index()] <= ARTICLE_GROWTH * agg.prose[root.index()]
+        {
+            return (article, vec![article]);
+        }
+    }
+    (root, parts)
+}
+
+/// A page that declares its main content (`<main>`, `role="main"`) and spreads it over
+/// sibling sections (a service page's hero, features, pricing, FAQ) is content as a whole:
+/// the best single section holds a fraction of it. When the declared element holds
+/// [`MAIN_GROWTH`] times the prose of the content found, it becomes the content (what in it
+/// is boilerplate, [`prune`](super::prune::prune) drops). Pages that declare an article keep
+/// the article: their `<main>` holds related stories beside it.
+pub(super) fn grow_to_main(
+    doc: &Document,
+    body: NodeId,
+    root: NodeId,
+    parts: Vec<NodeId>,
+    agg: &Aggregates,
+) -> (NodeId, Vec<NodeId>) {
+    let main = doc
+        .ancestors(root)
+        .take_while(|a| *a != body)
+        .find(|a| is_declared_main(doc, *a));
+    match main {
+        Some(main)
+            if !agg.excluded[main.index()]
+                && agg.prose[main.index()] >= MAIN_GROWTH * agg.prose[root.index()]
+                && !declares_article(doc)
+                && !doc
+                    .ancestors(root)
+                    .take_while(|a| *a != main)
+                    .any(|a| doc.tag(a).is_some_and(|t| *t == local_name!("article"))) =>
+        {
+            (main, vec![main])
+        }
+        _ => (root, parts),
+    }
+}
+
+/// How much more prose than the content found a declared main element must hold to be the
+/// content ([`grow_to_main`]).
+pub(super) const MAIN_GROWTH: f64 = 2.0;
+
+/// The content grows to its enclosing `<article>` when that adds at most this factor of
+/// prose.
+pub(super) const ARTICLE_GROWTH: f64 = 1.5;

@@ -1,0 +1,32 @@
+//! What a page declares of itself in its `<head>`: its type and its title.
+
+use markup5ever::local_name;
+
+use crate::dom::Document;
+
+/// Whether the page says it is an article (`og:type` `article`): then lists beside the
+/// prose are related stories, not the content.
+pub(crate) fn declares_article(doc: &Document) -> bool {
+    open_graph(doc, "og:type").is_some_and(|t| t.eq_ignore_ascii_case("article"))
+}
+
+/// The `content` of the first `<meta property="og:…">` of that name.
+pub(super) fn open_graph(doc: &Document, property: &str) -> Option<String> {
+    doc.elements().find_map(|e| {
+        let el = doc.element(e)?;
+        (el.is(&local_name!("meta")) && el.attr("property").is_some_and(|p| p == property))
+            .then(|| el.attr("content").map(crate::dom::collapse_whitespace))
+            .flatten()
+            .filter(|t| !t.is_empty())
+    })
+}
+
+/// `og:title`, else `<title>`, else the first `<h1>`.
+pub(crate) fn page_title(doc: &Document) -> Option<String> {
+    let og = open_graph(doc, "og:title");
+    og.or_else(|| doc.title()).or_else(|| {
+        let h1 = doc.find_element(&local_name!("h1"))?;
+        let t = crate::dom::collapse_whitespace(&doc.visible_text(h1));
+        (!t.is_empty()).then_some(t)
+    })
+}

@@ -1,0 +1,398 @@
+//! What inside the container is not content: link clusters, teasers, boilerplate names,
+//! forms, labels, date lines, captions, the headline; and headings left without a section.
+
+use markup5ever::local_name;
+
+use super::aggregates::{Aggregates, MAJORITY};
+use super::config::ContentConfig;
+use super::verdicts::{is_caption, is_link_cluster, is_table_part};
+use crate::dom::tags::{heading_level, is_block, is_heading, is_list_item, is_media};
+use crate::dom::{Document, NodeData, NodeId};
+
+/// The keep mask of the container `root`: its nodes minus excluded and boilerplate-like
+/// parts (link clusters, teasers, boilerplate names, forms, labels, date lines, captions,
+/// the headline); `parts` are kept whole.
+pub(super) fn prune(
+    doc: &Document,
+    root: NodeId,
+    parts: &[NodeId],
+    records: Option<NodeId>,
+    agg: &Aggregates,
+    config: &ContentConfig,
+    title: Option<&str>,
+) -> Vec<bool> {
+    let is_headline = headline(doc, title, config);
+    let mut cards = teasers(doc, root, agg);
+    // On a listing page the records are the content: their links and cards stay.
+    let in_records = |id: NodeId| records.is_some_and(|r| doc.contains(r, id));
+    if records.is_some() {
+        cards.iter_mut().for_each(|c| *c = false);
+    }
+    let is_part = |id: NodeId| parts.contains(&id);
+    // Inside a quote (an embedded tweet's attribution line keeps its date).
+    let mut quoted = vec![false; doc.len()];
+    for id in doc.subtree(root).map(NodeId) {
+        quoted[id.index()] = doc.parent(id).is_some_and(|p| quoted[p.index()])
+            || doc.tag(id).is_some_and(|t| *t == local_name!("blockquote"));
+    }
+    // Link clusters, teasers, boilerplate-named parts and forms go, unless they hold most
+    // of the content's prose: then they are wrappers that name or link badly.
+    let is_noise = |id: NodeId| {
+        let i = id.index();
+        ((is_link_cluster(agg.words[i], agg.link_words[i])
+            && !is_table_part(doc, id)
+            && !in_records(id))
+            || cards[i]
+            || agg.hints[i] < 0
+            || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
+            && (agg.mass[i] <= 0.0 || agg.prose[i] < MAJORITY * agg.prose[root.index()])
+    };
+    let mut keep = vec![false; doc.len()];
+    // The structural filters (link clusters, teasers, boilerplate names, forms) may not
+    // empty the content: when they would, the container is all the page has — a link-heavy
+    // post, a page of dialogs — and only the sure filters apply.
+    let mut structural = true;
+    loop {
+        for id in doc.subtree(root).map(NodeId) {
+            let i = id.index();
+            if agg.excluded[i] && !is_part(id) {
+                continue;
+            }
+            let parent_ok = id == root
+                || is_part(id)
+                || (doc
+                    .parent(id)
+                    .is_some_and(|p| keep[p.index()] && (p != root || parts == [root])));
+            if !parent_ok {
+                continue;
+            }
+            // Inline captions and credits (`<span class="caption">` inside a paragraph) have
+            // no block of their own: they go by their name alone.
+            let inline_caption =
+                config.drop_captions && agg.words[i] == 0 && id != root && is_caption(doc, id);
+            let drop = inline_caption
+                || (!is_part(id)
+                    && id != root
+                    && doc.element(id).is_some()
+                    && agg.words[i] > 0
+                    && ((structural && is_noise(id))
+                        || (config.drop_labels
+                            && (is_label(doc, id, agg.words[i], agg.punct[i])
+                                || (!quoted[i] && is_dateline(doc, id, agg.words[i]))))
+                        || (config.drop_captions
+                            && (is_caption(doc, id)
+                                || is_beside_image(doc, id, &agg.words, &agg.media)))
+                        || is_headline(id)));
+            keep[i] = !drop
+                && !matches!(
+                    doc.node(id).data,
+                    NodeData::Comment(_) | NodeData::ProcessingInstruction { .. }
+                );
+        }
+        if !structural || agg.words[root.index()] == 0 || has_kept_text(doc, root, &keep) {
+            break;
+        }
+        structural = false;
+        keep.iter_mut().for_each(|k| *k = false);
+    }
+    keep
+}
+
+/// Whether an element is the headline, reported as the title: keeping it in the text would
+/// repeat it. Sites word `<title>`, `og:title` and the `<h1>` a little differently ("Hunter
+/// in Beijing diagnosed…" over "Hunter diagnosed… Beijing local"): most words shared
+/// ([`HEADLINE_OVERLAP`]) is enough.
+pub(super) fn headline<'d>(
+    doc: &'d Document,
+    title: Option<&str>,
+    config: &ContentConfig,
+) -> impl Fn(NodeId) -> bool + 'd {
+    let titled: Vec<String> = [title.map(str::to_string), doc.title()]
+        .into_iter()
+        .flatten()
+        .flat_map(|t| title_words(&t))
+        .collect();
+    let drop_headline = config.drop_headline;
+    move |id: NodeId| {
+        drop_headline
+            && doc.element(id).is_some_and(|e| e.is(&local_name!("h1")))
+            && doc.subtree_size(id) <= SMALL_SUBTREE
+            && {
+                let h = title_words(&doc.visible_text(id));
+                let shared = h.iter().filter(|w| titled.contains(w)).count();
+                !h.is_empty() && shared as f64 >= HEADLINE_OVERLAP * h.len() as f64
+            }
+    }
+}
+
+/// The teaser cards inside `root` ([`teaser_cards`]), none on a listing page: there the
+/// teasers are the content.
+pub(super) fn teasers(doc: &Document, root: NodeId, agg: &Aggregates) -> Vec<bool> {
+    let mut cards = teaser_cards(doc, root, &agg.words, &agg.link_words);
+    let card_prose: f64 = doc
+        .subtree(root)
+        .map(NodeId)
+        .filter(|c| cards[c.index()] && !doc.parent(*c).is_some_and(|p| cards[p.index()]))
+        .map(|c| agg.prose[c.index()])
+        .sum();
+    if card_prose >= LISTING * agg.prose[root.index()] {
+        cards.iter_mut().for_each(|c| *c = false);
+    }
+    cards
+}
+
+/// Blocks of at most this many words with a date in them are publication metadata.
+pub(super) const DATELINE_WORDS: u32 = 16;
+
+/// Date lines and headlines are small elements: at most this many nodes.
+pub(super) const SMALL_SUBTREE: usize = 64;
+
+/// Text beside an image of at most this many words is its caption.
+pub(super) const CAPTION_WORDS: u32 = 40;
+
+/// Teaser cards holding at least this share of the content's prose make a listing page,
+/// whose teasers are its content.
+pub(super) const LISTING: f64 = 0.8;
+
+/// An `<h1>` sharing at least this share of its words with the page title is the headline.
+pub(super) const HEADLINE_OVERLAP: f64 = 0.6;
+
+/// A teaser card (title, excerpt, byline) has at most this many words.
+pub(super) const CARD_WORDS: u32 = 80;
+
+/// Headings of at most this many words are dropped when their section is empty.
+pub(super) const ORPHAN_HEADING_WORDS: u32 = 8;
+
+/// Teaser cards inside `root`: a heading that is a link is the title of another page, and
+/// the largest card-sized element around it that holds no other such title is that page's
+/// teaser (title, excerpt, author, date).
+pub(super) fn teaser_cards(
+    doc: &Document,
+    root: NodeId,
+    words: &[u32],
+    link_words: &[u32],
+) -> Vec<bool> {
+    let range = doc.subtree(root);
+    let len = (range.end - range.start) as usize;
+    let at = |id: NodeId| (id.0 - range.start) as usize;
+    let linked = |id: NodeId| {
+        doc.tag(id).is_some_and(is_heading)
+            && words[id.index()] > 0
+            && link_words[id.index()] == words[id.index()]
+    };
+    // Linked headings per element of the subtree, children before parents.
+    let mut titles = vec![0u32; len];
+    for id in range.clone().rev().map(NodeId) {
+        if linked(id) {
+            titles[at(id)] += 1;
+        }
+        if id != root {
+            if let Some(p) = doc.parent(id) {
+                titles[at(p)] += titles[at(id)];
+            }
+        }
+    }
+    let mut cards = vec![false; doc.len()];
+    for id in range.clone().map(NodeId).filter(|id| linked(*id)) {
+        let mut card = id;
+        while let Some(p) = doc.parent(card).filter(|p| {
+            // The container itself may be the linked heading: never leave the subtree.
+            *p != root
+                && doc.contains(root, *p)
+                && titles[at(*p)] == 1
+                && words[p.index()] <= CARD_WORDS
+        }) {
+            card = p;
+        }
+        cards[card.index()] = true;
+    }
+    cards
+}
+
+/// Drop headings whose section lost all its text: the "Related articles" or "More on this
+/// topic" over a teaser list that was dropped, a heading left over at the end. An image
+/// or a video is a section's content too.
+pub(super) fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: &[u32]) {
+    let end = doc.node(root).end.0;
+    // Nodes whose text counts for their section: visible (no reader sees the text of
+    // scripts and styles), and not inside a heading (a heading's own text is not its
+    // section's).
+    let mut counts = vec![false; (end - root.0) as usize];
+    let mut heading_end = 0;
+    for id in doc.visible(root) {
+        if id.0 < heading_end {
+            continue;
+        }
+        if keep[id.index()] && doc.tag(id).is_some_and(is_heading) {
+            heading_end = doc.node(id).end.0;
+        }
+        counts[(id.0 - root.0) as usize] = true;
+    }
+    // Scan backwards: `text_after` tells whether kept text follows before the next heading
+    // of each level, so every heading is decided in one pass.
+    let mut text_after = [false; 7];
+    let mut i = end;
+    while i > root.0 {
+        i -= 1;
+        let id = NodeId(i);
+        if !keep[id.index()] {
+            continue;
+        }
+        if let Some(level) = doc.tag(id).and_then(heading_level) {
+            let level = usize::from(level);
+            // Long "headings" are lead paragraphs in heading markup.
+            if !text_after[level] && words[id.index()] <= ORPHAN_HEADING_WORDS {
+                keep[id.index()] = false;
+            }
+            // Sections of this level and deeper end here; a heading itself is content for
+            // the sections of the levels above it.
+            let kept = keep[id.index()];
+            for (l, t) in text_after.iter_mut().enumerate() {
+                if l >= level {
+                    *t = false;
+                }
+                if l < level && kept {
+                    *t = true;
+                }
+            }
+        } else if counts[(i - root.0) as usize]
+            && (doc.text(id).is_some_and(|t| !t.trim().is_empty())
+                || doc.tag(id).is_some_and(is_media))
+        {
+            text_after = [true; 7];
+        }
+    }
+}
+
+/// A stand-alone short label: a block-level element of at most three words and no
+/// sentence punctuation, not a heading, list item, table cell or code.
+pub(super) fn is_label(doc: &Document, id: NodeId, words: u32, punct: u32) -> bool {
+    words <= 3 && punct == 0 && is_free_block(doc, id)
+}
+
+/// A block-level element that is not a heading or part of a list, table or code block:
+/// where stand-alone labels and date lines live.
+pub(super) fn is_free_block(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        let tag = &e.name.local;
+        is_block(tag)
+            && !is_heading(tag)
+            && !is_list_item(tag)
+            && !matches!(
+                *tag,
+                local_name!("td")
+                    | local_name!("th")
+                    | local_name!("tr")
+                    | local_name!("table")
+                    | local_name!("pre")
+                    | local_name!("ul")
+                    | local_name!("ol")
+                    | local_name!("dl")
+                    | local_name!("tbody")
+                    | local_name!("thead")
+            )
+    })
+}
+
+/// A date or copyright line: a short block with a date or a time in it and no sentence end
+/// ("15. Mai 2019, 05:28 Uhr", "By Jane Doe, Feb 8, 2020", "Publikacja: 04.05.2021"), or
+/// with a `©` — publication metadata, told by digits and signs in any language.
+pub(super) fn is_dateline(doc: &Document, id: NodeId, words: u32) -> bool {
+    // List items carry dates as data (a timeline) unless there is little else to them
+    // (`<li>18 Nov 2019, 19:09</li>` in a meta list).
+    let fits = if is_free_block(doc, id) {
+        words <= DATELINE_WORDS
+    } else {
+        words <= DATELINE_WORDS / 2 && doc.tag(id).is_some_and(is_list_item)
+    };
+    // A date line is a small element: a deep wrapper around one is not one itself (and
+    // reading its text at every level of a deep nest would take quadratic time).
+    if words == 0 || !fits || doc.subtree_size(id) > SMALL_SUBTREE {
+        return false;
+    }
+    let text = doc.visible_text(id);
+    let text = text.trim_end();
+    text.contains('©') || (!text.ends_with(['.', '!', '?', '。', '！', '？']) && has_date(text))
+}
+
+/// Whether `text` holds a year (1900–2099 standing alone), a numeric date (`4.5.21`,
+/// `04/21/2022`) or a clock time (`5:28`).
+pub(super) fn has_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits = |mut i: usize| {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        (i, i - start)
+    };
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (end, len) = digits(i);
+        i = end;
+        let joined = |c: u8| c.is_ascii_alphanumeric() || c == b'-';
+        let alone = (start == 0 || !joined(b[start - 1])) && (end == b.len() || !joined(b[end]));
+        let run = &b[start..end];
+        if len == 4 && alone && (run.starts_with(b"19") || run.starts_with(b"20")) {
+            return true;
+        }
+        if len > 2 || end + 1 >= b.len() {
+            continue;
+        }
+        // A clock time `5:28`, or a numeric date with two separators `04.05.2021`.
+        let sep = b[end];
+        let (e2, l2) = digits(end + 1);
+        if sep == b':' && l2 == 2 {
+            return true;
+        }
+        if matches!(sep, b'.' | b'/') && (1..=2).contains(&l2) && e2 < b.len() && b[e2] == sep {
+            let (_, l3) = digits(e2 + 1);
+            if l3 == 2 || l3 == 4 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Captions and credits are short text set beside an image in a wrapper of their own
+/// (`<div><img><div>Photo: …</div></div>`), whatever their class names say.
+pub(super) fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: &[bool]) -> bool {
+    let w = words[id.index()];
+    if w == 0 || w > CAPTION_WORDS || media[id.index()] {
+        return false;
+    }
+    let Some(parent) = doc.parent(id) else {
+        return false;
+    };
+    words[parent.index()] == w
+        && doc
+            .element_children(parent)
+            .any(|c| c != id && (media[c.index()] || doc.tag(c).is_some_and(is_media)))
+}
+
+/// Whether any visible text under `root` is kept.
+pub(super) fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool {
+    let mut walk = doc.visible(root);
+    while let Some(id) = walk.next() {
+        if !keep[id.index()] {
+            walk.skip_subtree(id);
+        } else if doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Lower-cased alphanumeric words of a title.
+pub(super) fn title_words(t: &str) -> Vec<String> {
+    t.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}

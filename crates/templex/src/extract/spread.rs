@@ -1,0 +1,130 @@
+//! The spread view: the content of a page that spreads it over the whole page (a listing's
+//! cards, a thread's posts, a service page's sections) is what the page-level template
+//! detectors leave, minus what is never content; and the site-aware content's keep mask.
+
+use markup5ever::local_name;
+
+use super::aggregates::MAJORITY;
+use super::blocks::{Block, BlockKind};
+use super::config::Content;
+use super::verdicts::{is_boilerplate_tag, is_control};
+use crate::dom::{Document, NodeId};
+
+/// The descendants of `root` that a reader sees ([`Document::visible_descendants`]).
+pub(crate) fn visible_descendants(
+    doc: &Document,
+    root: NodeId,
+) -> impl Iterator<Item = NodeId> + '_ {
+    doc.visible_descendants(root)
+}
+
+/// The content of a page that spreads it over the whole page (a listing's cards, a
+/// thread's posts, a service page's sections): what `template` (the page-level template
+/// detector's verdict) leaves, minus what is never content — chrome by its tag (`<nav>`,
+/// `<aside>`, `<footer>`), controls, forms beside the content. Comment-named elements stay
+/// (on such a page they are the posts), and so do hidden ones (tabs and accordions: a
+/// product's details, a service page's answers, which a reader opens). The filters
+/// [`page_content`](super::page_content) applies inside its container (labels, link
+/// clusters, date lines) do not: a listing's prices, links and dates are its records.
+///
+/// `page_words` is the page's visible words ([`kept_words`] of all of `<body>`).
+pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usize) -> Content {
+    let mut keep = vec![false; doc.len()];
+    let Some(body) = doc.body() else {
+        return Content { root: None, keep };
+    };
+    let allowed = non_template_mask(doc, template);
+    let mut excluded = vec![false; doc.len()];
+    for id in doc.subtree(body).map(NodeId) {
+        let i = id.index();
+        excluded[i] = id != body
+            && (doc.parent(id).is_some_and(|p| excluded[p.index()])
+                || is_control(doc, id)
+                || is_boilerplate_tag(doc, id)
+                || is_side_form(doc, id, page_words));
+        keep[i] = allowed[i]
+            && !excluded[i]
+            && (id == body || doc.parent(id).is_some_and(|p| keep[p.index()]));
+    }
+    Content {
+        root: Some(body),
+        keep,
+    }
+}
+
+/// What the spread view adds to the container, in the terms of [`Rest::is_sections`].
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Rest {
+    /// Headings.
+    pub headings: u32,
+    /// Words.
+    pub words: u32,
+    /// Words inside links.
+    pub link_words: u32,
+}
+
+impl Rest {
+    /// The sums over `blocks`.
+    pub(crate) fn of<'a>(blocks: impl Iterator<Item = &'a Block>) -> Rest {
+        blocks.fold(Rest::default(), |r, b| Rest {
+            headings: r.headings + u32::from(b.kind == BlockKind::Heading),
+            words: r.words + b.words,
+            link_words: r.link_words + b.link_words,
+        })
+    }
+
+    /// Whether the rest reads as sections of prose: at least [`SECTION_HEADINGS`] headings,
+    /// and (with `links`) under [`SECTION_LINKS`] of its words in links. A service page's
+    /// features, pricing and answers read so; a thread's replies (no headings) and an
+    /// article's related stories (links) do not.
+    pub(crate) fn is_sections(&self, links: bool) -> bool {
+        self.headings >= SECTION_HEADINGS
+            && (!links || f64::from(self.link_words) < SECTION_LINKS * f64::from(self.words))
+    }
+}
+
+/// Headings that make the rest of a page sections ([`Rest::is_sections`]).
+pub(super) const SECTION_HEADINGS: u32 = 3;
+
+/// The share of the rest's words in links under which it is prose ([`Rest::is_sections`]).
+pub(super) const SECTION_LINKS: f64 = 0.1;
+
+/// A form beside the content (search, comment, sign-up): one that holds less than half the
+/// page's words and no `<article>`. Forums wrap a thread in a moderation `<form>`: that one
+/// stays, by its words or, however short the thread, by its posts' `<article>`s.
+pub(super) fn is_side_form(doc: &Document, id: NodeId, page_words: usize) -> bool {
+    doc.tag(id).is_some_and(|t| *t == local_name!("form"))
+        && !doc.subtree(id).any(|d| {
+            doc.tag(NodeId(d))
+                .is_some_and(|t| *t == local_name!("article"))
+        })
+        && (kept_words(doc, id, |_| true) as f64) < MAJORITY * page_words as f64
+}
+
+/// Words of the visible text under `root` of the nodes that `keep` keeps.
+pub(crate) fn kept_words(doc: &Document, root: NodeId, keep: impl Fn(NodeId) -> bool) -> usize {
+    visible_descendants(doc, root)
+        .filter(|id| keep(*id))
+        .filter_map(|id| doc.text(id))
+        .map(|t| t.split_whitespace().count())
+        .sum()
+}
+
+/// The keep mask of site-aware content: nodes the template does not claim, plus the
+/// template elements that lead to them (so that renderers can walk down to the content).
+pub fn non_template_mask(doc: &Document, template: &[bool]) -> Vec<bool> {
+    let mut keep: Vec<bool> = (0..doc.len())
+        .map(|i| !template.get(i).copied().unwrap_or(false))
+        .collect();
+    // Children before parents: a parent leading to kept content is walked through.
+    for id in doc.ids().rev() {
+        if keep[id.index()] {
+            if let Some(p) = doc.parent(id) {
+                if doc.element(id).is_some() || doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
+                    keep[p.index()] = true;
+                }
+            }
+        }
+    }
+    keep
+}

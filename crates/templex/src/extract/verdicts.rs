@@ -1,0 +1,122 @@
+//! What an element is by its tag, attributes and names, whatever its text: chrome by its
+//! tag, controls and dialogs, hidden parts, declared main content, comment sections,
+//! captions, table parts, link clusters.
+
+use markup5ever::local_name;
+
+use crate::dom::{Document, NodeId};
+
+/// Elements that are usually chrome by their tag.
+pub(super) fn is_boilerplate_tag(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        matches!(
+            e.name.local,
+            local_name!("nav") | local_name!("aside") | local_name!("footer") | local_name!("menu")
+        )
+    })
+}
+
+/// `<main>`, `<article>` and `role="main"`: elements that declare themselves main content.
+pub(super) fn is_main_element(doc: &Document, id: NodeId) -> bool {
+    is_declared_main(doc, id) || doc.tag(id).is_some_and(|t| *t == local_name!("article"))
+}
+
+/// `<main>` and `role="main"`: the page's declared main element.
+pub(super) fn is_declared_main(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        e.name.local == local_name!("main")
+            || e.attr("role")
+                .is_some_and(|r| r.eq_ignore_ascii_case("main"))
+    })
+}
+
+/// Form controls and dialogs (`<dialog>`, ARIA's `dialog` and `alertdialog` roles: modal
+/// boxes of consent, sign-in or ad disclosures): never part of the content.
+pub(super) fn is_control(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        matches!(
+            e.name.local,
+            local_name!("button") | local_name!("select") | local_name!("dialog")
+        ) || e.attr("role").is_some_and(|r| {
+            r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog")
+        })
+    })
+}
+
+/// Elements hidden until something shows them: `hidden`, `aria-hidden`, `display:none`,
+/// `visibility:hidden`.
+pub(super) fn is_hidden(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        e.attr("hidden").is_some()
+            || e.attr("aria-hidden")
+                .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+            || e.attr("style").is_some_and(|s| {
+                style_has(s, b"display:none") || style_has(s, b"visibility:hidden")
+            })
+    })
+}
+
+/// Whether a `style` attribute contains `pat` (ASCII, lower case, no spaces), ignoring case
+/// and the spaces CSS allows around the colon; no allocation.
+pub(super) fn style_has(style: &str, pat: &[u8]) -> bool {
+    let b = style.as_bytes();
+    (0..b.len()).any(|start| {
+        let mut i = start;
+        for &p in pat {
+            while i < b.len() && b[i].is_ascii_whitespace() && p != b' ' {
+                i += 1;
+            }
+            if i >= b.len() || !b[i].eq_ignore_ascii_case(&p) {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    })
+}
+
+/// Rows and cells: a data table links its entries (product names, sources) without being
+/// a menu; the table as a whole can still be a link cluster.
+pub(super) fn is_table_part(doc: &Document, id: NodeId) -> bool {
+    doc.tag(id).is_some_and(|t| {
+        matches!(
+            *t,
+            local_name!("tr") | local_name!("td") | local_name!("th")
+        )
+    })
+}
+
+/// A caption or photo credit.
+pub(super) fn is_caption(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        e.is(&local_name!("figcaption"))
+            || e.classes()
+                .any(|c| contains_ignore_case(c, "caption") || contains_ignore_case(c, "credit"))
+    })
+}
+
+/// Mostly links: a menu, a tag list, a "related posts" box.
+pub(super) fn is_link_cluster(words: u32, link_words: u32) -> bool {
+    link_words * 2 > words && words >= 2
+}
+
+pub(super) fn is_comment_section(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        e.id().is_some_and(|v| contains_ignore_case(v, "comment"))
+            || e.classes().any(|c| {
+                ["comments", "comment-list", "commentlist", "comment-respond"]
+                    .iter()
+                    .any(|n| c.eq_ignore_ascii_case(n))
+                    || c.get(..9)
+                        .is_some_and(|p| p.eq_ignore_ascii_case("comments-"))
+            })
+    })
+}
+
+/// `haystack` contains the ASCII `needle`, ignoring ASCII case; no allocation.
+pub(super) fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
