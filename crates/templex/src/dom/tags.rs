@@ -51,6 +51,12 @@ declare_tag_set!(
 );
 
 declare_tag_set!(
+    /// Elements whose text is code, not anything a reader reads: no evidence that two pages
+    /// share a node (the vote of TemEx and HybEx).
+    pub(crate) is_code = "script" "style" "template"
+);
+
+declare_tag_set!(
     /// `li`, `dt`, `dd`: the items of lists.
     pub(crate) is_list_item = "li" "dt" "dd"
 );

@@ -21,7 +21,11 @@
 
 mod mapped;
 pub(crate) mod model;
+mod protect;
 mod sample;
+#[cfg(test)]
+mod tests;
+mod vote;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,11 +42,12 @@ use crate::siblings::cs::{CsConfig, LinkOrder, SiblingRule, StopReason};
 use crate::source::{LoadError, LoadStats, PageSource};
 use crate::tablechunk::TableChunkConfig;
 
-pub use mapped::TemplateRule;
+pub(crate) use mapped::Guard;
 use mapped::mapping_template;
-pub(crate) use mapped::protect_main_content;
-pub(crate) use mapped::{Guard, vote};
+pub(crate) use protect::protect_main_content;
 use sample::{sitelevel_template, tablechunk_template};
+pub use vote::TemplateRule;
+pub(crate) use vote::vote;
 
 pub(crate) use crate::method::Method;
 
