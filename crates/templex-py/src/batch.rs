@@ -385,10 +385,7 @@ impl Batch {
 }
 
 /// A template row as a Python dict (`bytes` for the binary fields).
-fn template_row_to_py<'py>(
-    py: Python<'py>,
-    r: &TemplateRow,
-) -> PyResult<Bound<'py, PyDict>> {
+fn template_row_to_py<'py>(py: Python<'py>, r: &TemplateRow) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("site", &r.site)?;
     d.set_item("cluster", r.cluster)?;
