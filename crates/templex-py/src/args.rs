@@ -98,6 +98,7 @@ impl Format {
     }
 }
 
+/// A method by its name (`Method::ALL`), or `ValueError` naming the choices.
 pub(crate) fn parse_method(s: &str) -> PyResult<Method> {
     s.parse::<Method>()
         .map_err(|e| PyValueError::new_err(e.to_string()))

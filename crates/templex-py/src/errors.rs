@@ -53,6 +53,7 @@ create_exception!(
     "The page is over the page budget (bytes, nodes or time); the message names the limit."
 );
 
+/// A page that gives no content, as the matching `PageError` subclass.
 pub(crate) fn page_err(e: templex::PageError) -> PyErr {
     match e {
         templex::PageError::NotHtml(_) => NotHtmlError::new_err(e.to_string()),
@@ -60,6 +61,7 @@ pub(crate) fn page_err(e: templex::PageError) -> PyErr {
     }
 }
 
+/// A load or setup failure, as `LoadError`.
 pub(crate) fn load_err(e: impl std::fmt::Display) -> PyErr {
     LoadError::new_err(e.to_string())
 }
