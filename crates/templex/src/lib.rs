@@ -163,8 +163,8 @@ pub mod train {
     //! text (`templex train`).
     pub use crate::pagelevel::training::{SiteSamples, SiteTrainConfig, site_samples};
     pub use crate::pagelevel::{
-        Forest, ForestConfig, GoldPage, TrainConfig, TrainingInfo, TrainingSet, content_samples,
-        gold_samples, read_gold_pages, train, train_forest,
+        Forest, ForestConfig, ForestMemo, GoldPage, TrainConfig, TrainingInfo, TrainingSet,
+        content_samples, gold_samples, read_gold_pages, train, train_forest,
     };
 }
 

@@ -244,10 +244,11 @@ fn chrome_by(
         threshold: CONTENT_THRESHOLD,
         ..settings
     };
+    let memo = std::cell::RefCell::new(forest.memo());
     let by_content = pagelevel::detect_from(
         doc,
         &fx,
-        &|fx, id| forest.predict(fx.row(id)),
+        &|fx, id| memo.borrow_mut().predict(fx.row(id)),
         &content_settings,
         false,
     );

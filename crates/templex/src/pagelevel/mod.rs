@@ -32,7 +32,7 @@ pub use model::{Model, ModelError, TrainConfig, TrainingInfo, TrainingSet, train
 pub use sitelevel::SiteLevelConfig;
 pub(crate) use sitelevel::{SiteLevel, SiteLevelModel};
 pub use training::{GoldPage, content_samples, gold_samples, read_gold_pages};
-pub use trees::{Forest, ForestConfig, train_forest};
+pub use trees::{Forest, ForestConfig, ForestMemo, train_forest};
 
 /// Settings of [`detect`].
 #[derive(Debug, Clone)]

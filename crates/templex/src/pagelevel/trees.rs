@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::features::{FEATURE_NAMES, N_FEATURES};
@@ -87,6 +88,9 @@ pub struct Forest {
     pub trees: Vec<Tree>,
     /// How it was trained.
     pub notes: Vec<String>,
+    /// Every tree's cuts per feature, sorted (built on first use: [`Forest::memo`]).
+    #[serde(skip)]
+    cuts: OnceLock<Vec<Vec<f32>>>,
 }
 
 impl Forest {
@@ -141,6 +145,75 @@ impl Forest {
             self.base + self.learning_rate * self.trees.iter().map(|t| t.leaf(row)).sum::<f64>();
         1.0 / (1.0 + (-z).exp())
     }
+
+    /// [`Forest::predict`] for many rows, each distinct set of decisions computed once: the
+    /// nodes of a page are alike (a thousand cards, a menu's items), and dense pages are
+    /// made of them.
+    pub fn memo(&self) -> ForestMemo<'_> {
+        let cuts = self.cuts.get_or_init(|| {
+            let mut cuts = vec![Vec::new(); N_FEATURES];
+            for t in &self.trees {
+                for (f, c) in t.feature.iter().zip(&t.cut) {
+                    if let Ok(f) = usize::try_from(*f) {
+                        cuts[f].push(*c);
+                    }
+                }
+            }
+            for c in &mut cuts {
+                c.sort_by(f32::total_cmp);
+                c.dedup();
+            }
+            cuts
+        });
+        ForestMemo {
+            forest: self,
+            cuts,
+            // A key per feature must fit a byte; a forest of more cuts is not memoized.
+            usable: cuts.iter().all(|c| c.len() < usize::from(u8::MAX)),
+            seen: FxHashMap::default(),
+            calls: 0,
+            hits: 0,
+        }
+    }
+}
+
+/// A [`Forest`]'s predictions, remembered by the decisions a row makes. A row goes right at
+/// a split on feature `f` when its value is not at most the cut; over the sorted cuts of
+/// `f` those are a prefix (all of them for NaN), so the number of cuts a row goes right at,
+/// per feature, decides every split of every tree: rows with the same counts have the same
+/// prediction, exactly.
+pub struct ForestMemo<'a> {
+    forest: &'a Forest,
+    cuts: &'a [Vec<f32>],
+    usable: bool,
+    seen: FxHashMap<[u8; N_FEATURES], f64>,
+    /// Rows keyed, and how many of them were seen before.
+    calls: usize,
+    hits: usize,
+}
+
+impl ForestMemo<'_> {
+    /// Templateness of one feature row (as [`Forest::predict`]).
+    pub fn predict(&mut self, row: &[f32]) -> f64 {
+        // Keying a row costs about a sixth of predicting it: on pages of unlike nodes, stop
+        // once a first stretch of rows shows too few repeats.
+        let paying = self.calls < 64 || self.hits * 4 >= self.calls;
+        if !self.usable || !paying || row.len() != N_FEATURES {
+            return self.forest.predict(row);
+        }
+        self.calls += 1;
+        let mut key = [0u8; N_FEATURES];
+        for ((k, cuts), v) in key.iter_mut().zip(self.cuts).zip(row) {
+            *k = cuts.partition_point(|c| v.partial_cmp(c).is_none_or(|o| o.is_gt())) as u8;
+        }
+        match self.seen.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                self.hits += 1;
+                *e.get()
+            }
+            std::collections::hash_map::Entry::Vacant(e) => *e.insert(self.forest.predict(row)),
+        }
+    }
 }
 
 /// Bins per feature of the split search.
@@ -157,6 +230,7 @@ pub fn train_forest(set: &TrainingSet, config: &ForestConfig, notes: Vec<String>
         learning_rate: config.learning_rate,
         trees: Vec::new(),
         notes,
+        cuts: OnceLock::new(),
     };
     if n == 0 {
         return forest;
@@ -352,6 +426,78 @@ mod tests {
             assert!((back.predict(row) - f.predict(row)).abs() < 1e-9);
         }
         assert!(Forest::from_json("{}").is_err());
+    }
+
+    #[test]
+    fn memo_predicts_exactly_what_the_forest_predicts() {
+        let f = Forest::builtin();
+        let cuts: Vec<Vec<f32>> = {
+            let m = f.memo();
+            m.cuts.to_vec()
+        };
+        let mut state = 11u64;
+        let mut rnd = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        // Values on, just below and just above every cut, far outside, NaN and infinities.
+        let mut pick = |f: usize| -> f32 {
+            let c = &cuts[f];
+            if c.is_empty() || rnd() % 10 == 0 {
+                return [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1e9, 1e9][rnd() % 5];
+            }
+            let v = c[rnd() % c.len()];
+            match rnd() % 3 {
+                0 => v,
+                1 => f32::from_bits(v.to_bits().wrapping_sub(1)),
+                _ => v + v.abs().max(1e-3) * 0.5,
+            }
+        };
+        let mut rows: Vec<Vec<f32>> = (0..3000)
+            .map(|_| (0..N_FEATURES).map(&mut pick).collect())
+            .collect();
+        // Rows alike but for one feature: below every cut then NaN, on a cut then just above.
+        let alike = rows[0].clone();
+        for (f, c) in cuts.iter().enumerate() {
+            let mut with = |v: f32| {
+                let mut r = alike.clone();
+                r[f] = v;
+                rows.push(r);
+            };
+            with(f32::NEG_INFINITY);
+            with(f32::NAN);
+            if let Some(c) = c.first() {
+                with(*c);
+                with(f32::from_bits(c.to_bits() + 1));
+            }
+        }
+        let mut memo = f.memo();
+        // Every row twice in a row, the second time from the memo (half the rows repeat, so
+        // the memo keeps keying them).
+        for row in rows.iter().flat_map(|r| [r, r]) {
+            assert_eq!(
+                memo.predict(row).to_bits(),
+                f.predict(row).to_bits(),
+                "{row:?}"
+            );
+        }
+        assert_eq!(
+            (memo.calls, memo.hits >= rows.len()),
+            (2 * rows.len(), true)
+        );
+        // Rows that differ only between cuts are one entry.
+        let base: Vec<f32> = (0..N_FEATURES)
+            .map(|f| cuts[f].first().map_or(0.0, |c| c + 1e-6))
+            .collect();
+        let mut memo = f.memo();
+        for k in 0..1000 {
+            let mut row = base.clone();
+            row[0] = f32::from_bits(base[0].to_bits() + (k % 2));
+            assert_eq!(memo.predict(&row).to_bits(), f.predict(&row).to_bits());
+        }
+        assert!(memo.seen.len() <= 2, "{}", memo.seen.len());
     }
 
     #[test]
