@@ -158,13 +158,27 @@ pub(super) const MIN_RECORDS: usize = 5;
 /// content found without them.
 pub(super) const RECORDS_OVER_PROSE: f64 = 3.0;
 
+/// A kind of record, as [`records`] groups them: tag and first class.
+type Kind<'a> = (&'a LocalName, &'a str);
+/// A kind's tally under one parent: children, children that read as records, words.
+type Tally = (usize, usize, u32);
+
+/// Add a run's tally to its kind's.
+fn add<'a>(groups: &mut rustc_hash::FxHashMap<Kind<'a>, Tally>, run: Option<(Kind<'a>, Tally)>) {
+    if let Some((key, (n, with_text, words))) = run {
+        let g = groups.entry(key).or_insert((0, 0, 0));
+        g.0 += n;
+        g.1 += with_text;
+        g.2 += words;
+    }
+}
+
 /// The largest list of records on the page outside boilerplate: the element with the most
 /// words in at least [`MIN_RECORDS`] element children of one tag and first class, most of
 /// which read as records ([`is_record`]; menus are lists of bare links).
 pub(super) fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<Records> {
     let mut best: Option<Records> = None;
-    let mut groups: rustc_hash::FxHashMap<(&LocalName, &str), (usize, usize, u32)> =
-        rustc_hash::FxHashMap::default();
+    let mut groups: rustc_hash::FxHashMap<Kind, Tally> = rustc_hash::FxHashMap::default();
     for id in std::iter::once(body).chain(doc.descendants(body)) {
         let i = id.index();
         if agg.excluded[i]
@@ -175,6 +189,9 @@ pub(super) fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<
             continue;
         }
         groups.clear();
+        // Records come in runs of one kind: a run is counted apart and added to its group
+        // when the kind changes (a list of 100,000 items is one map update, not 100,000).
+        let mut run: Option<(Kind, Tally)> = None;
         for c in doc.element_children(id) {
             let ci = c.index();
             // A part named like chrome (`nav-breadcrumbs`, `footer-links`) is no record: layout
@@ -188,12 +205,18 @@ pub(super) fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<
             }
             // Records of one kind share their first class; the others mark states
             // (`featured`, `sold-out`).
-            let kind = e.classes().next().unwrap_or("");
-            let g = groups.entry((&e.name.local, kind)).or_insert((0, 0, 0));
+            let key = (&e.name.local, e.classes().next().unwrap_or(""));
+            // (The same string is most often the same slice: no byte compare.)
+            let same = |k: &Kind| k.0 == key.0 && (std::ptr::eq(k.1, key.1) || k.1 == key.1);
+            if run.as_ref().is_some_and(|(k, _)| !same(k)) {
+                add(&mut groups, run.take());
+            }
+            let g = &mut run.get_or_insert((key, (0, 0, 0))).1;
             g.0 += 1;
             g.1 += usize::from(is_record(agg, c));
             g.2 += agg.words[ci];
         }
+        add(&mut groups, run);
         for &(n, with_text, words) in groups.values() {
             if n >= MIN_RECORDS && with_text * 2 >= n && words > best.map_or(0, |b| b.words) {
                 best = Some(Records {

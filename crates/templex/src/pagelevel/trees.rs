@@ -173,6 +173,8 @@ impl Forest {
             seen: FxHashMap::default(),
             calls: 0,
             hits: 0,
+            last_row: [0.0; N_FEATURES],
+            last_key: [0; N_FEATURES],
         }
     }
 }
@@ -190,6 +192,9 @@ pub struct ForestMemo<'a> {
     /// Rows keyed, and how many of them were seen before.
     calls: usize,
     hits: usize,
+    /// The row keyed last and its key (meaningless before the first).
+    last_row: [f32; N_FEATURES],
+    last_key: [u8; N_FEATURES],
 }
 
 impl ForestMemo<'_> {
@@ -202,10 +207,16 @@ impl ForestMemo<'_> {
             return self.forest.predict(row);
         }
         self.calls += 1;
-        let mut key = [0u8; N_FEATURES];
-        for ((k, cuts), v) in key.iter_mut().zip(self.cuts).zip(row) {
-            *k = cuts.partition_point(|c| v.partial_cmp(c).is_none_or(|o| o.is_gt())) as u8;
+        // Alike rows share most values with the row before: those keep their count.
+        let first = self.calls == 1;
+        for (f, (cuts, v)) in self.cuts.iter().zip(row).enumerate() {
+            if first || v.to_bits() != self.last_row[f].to_bits() {
+                self.last_key[f] =
+                    cuts.partition_point(|c| v.partial_cmp(c).is_none_or(|o| o.is_gt())) as u8;
+                self.last_row[f] = *v;
+            }
         }
+        let key = self.last_key;
         match self.seen.entry(key) {
             std::collections::hash_map::Entry::Occupied(e) => {
                 self.hits += 1;
