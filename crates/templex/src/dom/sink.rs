@@ -1,8 +1,9 @@
 //! html5ever tree sink that builds the arena [`Document`].
 //!
 //! The tree builder moves nodes around while it parses (foster parenting, the adoption
-//! agency, `<template>` contents), so the sink first builds a linked temporary tree, then
-//! [`finish`](TreeSink::finish) renumbers it in document order into the final arena.
+//! agency, `<template>` contents), so the sink keeps each node's links beside the arena and
+//! [`finish`](TreeSink::finish) puts the nodes in document order: where they were created,
+//! as on most pages, or moved there.
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -15,10 +16,11 @@ use markup5ever::{local_name, ns};
 
 use super::decode::EncodingSource;
 use super::tree::{Attr, Document, Element, Node, NodeData, NodeId};
+use rustc_hash::FxHashMap;
 
 const NONE: u32 = u32::MAX;
 
-/// Handle to a temporary node. Elements carry their name so that
+/// Handle to a node of the sink. Elements carry their name so that
 /// [`TreeSink::elem_name`] can lend it without borrowing the arena.
 #[derive(Clone)]
 pub(crate) struct Handle {
@@ -26,30 +28,9 @@ pub(crate) struct Handle {
     name: Option<Rc<QualName>>,
 }
 
-enum TmpData {
-    Document,
-    Doctype {
-        name: StrTendril,
-        public_id: StrTendril,
-        system_id: StrTendril,
-    },
-    Element {
-        name: Rc<QualName>,
-        attrs: Vec<Attribute>,
-        template_contents: u32,
-    },
-    /// The content fragment of a `<template>`; its children end up under the template.
-    Fragment,
-    Text(StrTendril),
-    Comment(StrTendril),
-    Pi {
-        target: StrTendril,
-        data: StrTendril,
-    },
-}
-
-struct TmpNode {
-    data: TmpData,
+/// A node's place in the tree while the tree builder may still move it.
+#[derive(Clone, Copy)]
+struct Links {
     parent: u32,
     first_child: u32,
     last_child: u32,
@@ -57,15 +38,254 @@ struct TmpNode {
     next: u32,
 }
 
-impl TmpNode {
-    fn new(data: TmpData) -> Self {
-        TmpNode {
+const UNLINKED: Links = Links {
+    parent: NONE,
+    first_child: NONE,
+    last_child: NONE,
+    prev: NONE,
+    next: NONE,
+};
+
+/// The tree as built so far: final nodes in the order they were created, their links, and
+/// the text buffer their ranges index.
+///
+/// Pages mostly create nodes in document order, so [`Tree::finish`] usually only fills in
+/// each node's parent, depth and subtree end where it lies; otherwise it moves the nodes
+/// into document order. Nothing is converted twice.
+struct Tree {
+    nodes: Vec<Node>,
+    links: Vec<Links>,
+    text: String,
+    /// Text nodes that grew after other text was written to the buffer: their whole text,
+    /// kept apart until `finish` (copying it to the buffer's end at each merge would be
+    /// quadratic in a page that alternates two places of text).
+    spilled: FxHashMap<u32, String>,
+    /// (template element, its contents fragment), in creation order. A fragment's children
+    /// end up under its template.
+    templates: Vec<(u32, u32)>,
+}
+
+impl Tree {
+    fn push(&mut self, data: NodeData) -> u32 {
+        self.nodes.push(Node {
+            parent: None,
+            end: NodeId(0),
+            depth: 0,
             data,
-            parent: NONE,
-            first_child: NONE,
-            last_child: NONE,
-            prev: NONE,
-            next: NONE,
+        });
+        self.links.push(UNLINKED);
+        (self.nodes.len() - 1) as u32
+    }
+
+    fn push_text(&mut self, text: &str) -> u32 {
+        let start = self.text.len();
+        self.text.push_str(text);
+        self.push(NodeData::Text(start..self.text.len()))
+    }
+
+    fn detach(&mut self, id: u32) {
+        let Links {
+            parent, prev, next, ..
+        } = self.links[id as usize];
+        if parent == NONE {
+            return;
+        }
+        if prev != NONE {
+            self.links[prev as usize].next = next;
+        } else {
+            self.links[parent as usize].first_child = next;
+        }
+        if next != NONE {
+            self.links[next as usize].prev = prev;
+        } else {
+            self.links[parent as usize].last_child = prev;
+        }
+        let l = &mut self.links[id as usize];
+        l.parent = NONE;
+        l.prev = NONE;
+        l.next = NONE;
+    }
+
+    fn append_child(&mut self, parent: u32, child: u32) {
+        self.detach(child);
+        let last = self.links[parent as usize].last_child;
+        {
+            let c = &mut self.links[child as usize];
+            c.parent = parent;
+            c.prev = last;
+        }
+        if last != NONE {
+            self.links[last as usize].next = child;
+        } else {
+            self.links[parent as usize].first_child = child;
+        }
+        self.links[parent as usize].last_child = child;
+    }
+
+    fn insert_before(&mut self, sibling: u32, child: u32) {
+        self.detach(child);
+        let Links { parent, prev, .. } = self.links[sibling as usize];
+        if parent == NONE {
+            return;
+        }
+        {
+            let c = &mut self.links[child as usize];
+            c.parent = parent;
+            c.prev = prev;
+            c.next = sibling;
+        }
+        self.links[sibling as usize].prev = child;
+        if prev != NONE {
+            self.links[prev as usize].next = child;
+        } else {
+            self.links[parent as usize].first_child = child;
+        }
+    }
+
+    /// Append `text` to the text node at `id` if it is one.
+    fn try_merge_text(&mut self, id: u32, text: &str) -> bool {
+        if id == NONE {
+            return false;
+        }
+        let NodeData::Text(r) = &mut self.nodes[id as usize].data else {
+            return false;
+        };
+        if let Some(s) = (!self.spilled.is_empty())
+            .then(|| self.spilled.get_mut(&id))
+            .flatten()
+        {
+            s.push_str(text);
+        } else if r.end == self.text.len() {
+            self.text.push_str(text);
+            r.end = self.text.len();
+        } else {
+            let mut s = String::with_capacity(r.len() + text.len());
+            s.push_str(&self.text[r.clone()]);
+            s.push_str(text);
+            self.spilled.insert(id, s);
+        }
+        true
+    }
+
+    /// The tree in document order: the nodes reachable from the document node, numbered
+    /// in pre-order, with their parents, depths and subtree ends.
+    fn finish(mut self) -> Document {
+        for (id, s) in std::mem::take(&mut self.spilled) {
+            let start = self.text.len();
+            self.text.push_str(&s);
+            self.nodes[id as usize].data = NodeData::Text(start..self.text.len());
+        }
+        let (mut pos, reached, complete) = self.walk();
+        let mut nodes = self.nodes;
+        if reached != nodes.len() || pos.iter().enumerate().any(|(i, &p)| p as usize != i) {
+            // The unreachable nodes (removed, or never inserted) go after the others, to be
+            // cut off.
+            for (spare, p) in (reached as u32..).zip(pos.iter_mut().filter(|p| **p == NONE)) {
+                *p = spare;
+            }
+            // Permuted in place, a cycle at a time: a second arena as large as the page
+            // would cost its page faults again on every parse.
+            for i in 0..nodes.len() {
+                loop {
+                    let j = pos[i] as usize;
+                    if j == i {
+                        break;
+                    }
+                    nodes.swap(i, j);
+                    pos.swap(i, j);
+                }
+            }
+            nodes.truncate(reached);
+        }
+        if !complete {
+            fix_ends(&mut nodes);
+        }
+        Document {
+            nodes,
+            text: self.text,
+            encoding: encoding_rs::UTF_8,
+            encoding_source: EncodingSource::Detected,
+            noscript_shown: false,
+            json_ld: Vec::new(),
+        }
+    }
+
+    /// Walks the tree from the document node in pre-order, after moving each template's
+    /// contents under it, and gives every node it reaches its parent, depth and subtree end
+    /// as numbered in that order. Returns each node's number (`NONE` if unreached), how
+    /// many were reached, and whether the walk ended at the document node.
+    ///
+    /// The walk needs no stack (down to a first child, else on to the next sibling of the
+    /// nearest node that has one), so any depth is safe. A node met twice or a climb that does
+    /// not end would be a tree builder bug (a cycle): the walk stops there rather than loop,
+    /// leaving the subtree ends of the nodes still open to [`fix_ends`].
+    fn walk(&mut self) -> (Vec<u32>, usize, bool) {
+        let n = self.nodes.len();
+        let mut pos = vec![NONE; n];
+        let mut next_pos = 0u32;
+        let (mut id, mut depth, mut steps) = (0u32, 0u32, 0usize);
+        loop {
+            if pos[id as usize] != NONE {
+                return (pos, next_pos as usize, false);
+            }
+            pos[id as usize] = next_pos;
+            let parent = self.links[id as usize].parent;
+            let node = &mut self.nodes[id as usize];
+            node.parent = (id != 0).then(|| NodeId(pos[parent as usize]));
+            node.depth = depth;
+            next_pos += 1;
+            if !self.templates.is_empty()
+                && let Ok(i) = self.templates.binary_search_by_key(&id, |t| t.0)
+            {
+                let fragment = self.templates[i].1;
+                let mut c = self.links[fragment as usize].first_child;
+                while c != NONE {
+                    let next = self.links[c as usize].next;
+                    self.append_child(id, c);
+                    c = next;
+                }
+            }
+            let first = self.links[id as usize].first_child;
+            if first != NONE {
+                id = first;
+                depth += 1;
+                continue;
+            }
+            // `id`'s subtree is done, and so is each ancestor's whose last child it ends.
+            loop {
+                steps += 1;
+                self.nodes[id as usize].end = NodeId(next_pos);
+                let l = self.links[id as usize];
+                if id == 0 {
+                    return (pos, next_pos as usize, true);
+                }
+                if l.parent == NONE || steps > 2 * n {
+                    return (pos, next_pos as usize, false);
+                }
+                if l.next != NONE {
+                    id = l.next;
+                    break;
+                }
+                id = l.parent;
+                depth -= 1;
+            }
+        }
+    }
+}
+
+/// Sets every subtree end from the parents alone: children have larger ids than their
+/// parent, so a reverse scan propagates the ends.
+fn fix_ends(nodes: &mut [Node]) {
+    for (i, n) in nodes.iter_mut().enumerate() {
+        n.end = NodeId(i as u32 + 1);
+    }
+    for i in (1..nodes.len()).rev() {
+        if let Some(p) = nodes[i].parent {
+            let end = nodes[i].end;
+            let pe = &mut nodes[p.index()].end;
+            if end > *pe {
+                *pe = end;
+            }
         }
     }
 }
@@ -80,7 +300,7 @@ pub(crate) enum Stop {
 }
 
 pub(crate) struct Sink {
-    nodes: RefCell<Vec<TmpNode>>,
+    tree: RefCell<Tree>,
     max_nodes: usize,
     /// When the parse must stop (checked by the tokenizer's emitter).
     pub(crate) deadline: Option<std::time::Instant>,
@@ -93,13 +313,21 @@ pub(crate) struct Sink {
     /// Lent by `elem_name` for non-element handles, which html5ever never asks about.
     dummy_name: QualName,
     /// One shared name per distinct element name (a page has a few dozen).
-    names: RefCell<rustc_hash::FxHashMap<QualName, Rc<QualName>>>,
+    names: RefCell<FxHashMap<QualName, Rc<QualName>>>,
 }
 
 impl Default for Sink {
     fn default() -> Self {
+        let mut tree = Tree {
+            nodes: Vec::new(),
+            links: Vec::new(),
+            text: String::new(),
+            spilled: FxHashMap::default(),
+            templates: Vec::new(),
+        };
+        tree.push(NodeData::Document);
         Sink {
-            nodes: RefCell::new(vec![TmpNode::new(TmpData::Document)]),
+            tree: RefCell::new(tree),
             flat: RefCell::new(None),
             max_nodes: usize::MAX,
             deadline: None,
@@ -111,13 +339,30 @@ impl Default for Sink {
     }
 }
 
+fn attrs(attrs: Vec<Attribute>) -> Vec<Attr> {
+    attrs
+        .into_iter()
+        .map(|a| Attr {
+            name: a.name,
+            value: a.value.as_ref().into(),
+        })
+        .collect()
+}
+
 impl Sink {
-    /// A sink sized for `len` bytes of markup: pages have one node per 20–40 bytes, and
-    /// growing the temporary tree by doubling copies it over and over. Capped (about 5 MB of
-    /// nodes), so that a huge page of few nodes does not reserve room for millions.
-    pub(crate) fn for_input(len: usize) -> Self {
+    /// A sink sized for `len` bytes of markup: pages have one node per 20–40 bytes and
+    /// a text buffer a fifth of their size, and growing them by doubling copies them over
+    /// and over. Capped, so that a huge page of few nodes does not reserve room for millions.
+    pub(crate) fn for_input(html: &str) -> Self {
+        let len = html.len();
         let sink = Sink::default();
-        sink.nodes.borrow_mut().reserve((len / 24).min(1 << 16));
+        {
+            let mut tree = sink.tree.borrow_mut();
+            let nodes = (len / 24).min(1 << 16);
+            tree.nodes.reserve(nodes);
+            tree.links.reserve(nodes);
+            tree.text.reserve((len / 5).min(1 << 20));
+        }
         sink
     }
 
@@ -155,87 +400,24 @@ impl Sink {
             .clone()
     }
 
-    fn new_node(&self, data: TmpData) -> u32 {
-        let mut nodes = self.nodes.borrow_mut();
+    fn new_node(&self, data: NodeData) -> u32 {
+        let mut tree = self.tree.borrow_mut();
         // The tree builder needs a handle either way; the emitter sends nothing more.
-        if nodes.len() >= self.max_nodes {
+        if tree.nodes.len() >= self.max_nodes {
             self.stop.set(Some(Stop::Nodes));
         }
-        nodes.push(TmpNode::new(data));
-        (nodes.len() - 1) as u32
+        tree.push(data)
     }
 
-    fn detach(nodes: &mut [TmpNode], id: u32) {
-        let (parent, prev, next) = {
-            let n = &nodes[id as usize];
-            (n.parent, n.prev, n.next)
-        };
-        if parent == NONE {
-            return;
-        }
-        if prev != NONE {
-            nodes[prev as usize].next = next;
-        } else {
-            nodes[parent as usize].first_child = next;
-        }
-        if next != NONE {
-            nodes[next as usize].prev = prev;
-        } else {
-            nodes[parent as usize].last_child = prev;
-        }
-        let n = &mut nodes[id as usize];
-        n.parent = NONE;
-        n.prev = NONE;
-        n.next = NONE;
-    }
-
-    fn append_child(nodes: &mut [TmpNode], parent: u32, child: u32) {
-        Self::detach(nodes, child);
-        let last = nodes[parent as usize].last_child;
-        {
-            let c = &mut nodes[child as usize];
-            c.parent = parent;
-            c.prev = last;
-        }
-        if last != NONE {
-            nodes[last as usize].next = child;
-        } else {
-            nodes[parent as usize].first_child = child;
-        }
-        nodes[parent as usize].last_child = child;
-    }
-
-    fn insert_before(nodes: &mut [TmpNode], sibling: u32, child: u32) {
-        Self::detach(nodes, child);
-        let parent = nodes[sibling as usize].parent;
-        if parent == NONE {
-            return;
-        }
-        let prev = nodes[sibling as usize].prev;
-        {
-            let c = &mut nodes[child as usize];
-            c.parent = parent;
-            c.prev = prev;
-            c.next = sibling;
-        }
-        nodes[sibling as usize].prev = child;
-        if prev != NONE {
-            nodes[prev as usize].next = child;
-        } else {
-            nodes[parent as usize].first_child = child;
-        }
-    }
-
-    /// Append text to the text node at `id` if it is one.
-    fn try_merge_text(nodes: &mut [TmpNode], id: u32, text: &StrTendril) -> bool {
-        if id == NONE {
-            return false;
-        }
-        if let TmpData::Text(t) = &mut nodes[id as usize].data {
-            t.push_tendril(text);
-            true
-        } else {
-            false
+    fn new_element(&self, name: QualName, attributes: Vec<Attribute>) -> Handle {
+        let name = self.shared_name(name);
+        let id = self.new_node(NodeData::Element(Element {
+            name: (*name).clone(),
+            attrs: attrs(attributes),
+        }));
+        Handle {
+            id,
+            name: Some(name),
         }
     }
 }
@@ -246,7 +428,7 @@ impl TreeSink for Sink {
     type ElemName<'a> = &'a QualName;
 
     fn finish(self) -> Document {
-        build_document(self.nodes.into_inner())
+        self.tree.into_inner().finish()
     }
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
@@ -260,59 +442,49 @@ impl TreeSink for Sink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
-        let template_contents = if flags.template {
-            self.new_node(TmpData::Fragment)
-        } else {
-            NONE
-        };
-        let name = self.shared_name(name);
-        let id = self.new_node(TmpData::Element {
-            name: name.clone(),
-            attrs,
-            template_contents,
-        });
-        Handle {
-            id,
-            name: Some(name),
+        let handle = self.new_element(name, attrs);
+        if flags.template {
+            // A fragment: never in the tree itself (see `Tree::templates`).
+            let fragment = self.new_node(NodeData::Document);
+            self.tree.borrow_mut().templates.push((handle.id, fragment));
         }
+        handle
     }
 
     fn create_comment(&self, text: StrTendril) -> Handle {
         if let Some((name, attrs)) = self.flat.take() {
-            let name = self.shared_name(name);
-            let id = self.new_node(TmpData::Element {
-                name: name.clone(),
-                attrs,
-                template_contents: NONE,
-            });
-            return Handle {
-                id,
-                name: Some(name),
-            };
+            return self.new_element(name, attrs);
         }
+        let mut tree = self.tree.borrow_mut();
+        let start = tree.text.len();
+        tree.text.push_str(&text);
+        let end = tree.text.len();
+        drop(tree);
         Handle {
-            id: self.new_node(TmpData::Comment(text)),
+            id: self.new_node(NodeData::Comment(start..end)),
             name: None,
         }
     }
 
     fn create_pi(&self, target: StrTendril, data: StrTendril) -> Handle {
         Handle {
-            id: self.new_node(TmpData::Pi { target, data }),
+            id: self.new_node(NodeData::ProcessingInstruction {
+                target: target.as_ref().into(),
+                data: data.as_ref().into(),
+            }),
             name: None,
         }
     }
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
-        let mut nodes = self.nodes.borrow_mut();
+        let mut tree = self.tree.borrow_mut();
         match child {
-            NodeOrText::AppendNode(h) => Self::append_child(&mut nodes, parent.id, h.id),
+            NodeOrText::AppendNode(h) => tree.append_child(parent.id, h.id),
             NodeOrText::AppendText(text) => {
-                let last = nodes[parent.id as usize].last_child;
-                if !Self::try_merge_text(&mut nodes, last, &text) {
-                    nodes.push(TmpNode::new(TmpData::Text(text)));
-                    let id = (nodes.len() - 1) as u32;
-                    Self::append_child(&mut nodes, parent.id, id);
+                let last = tree.links[parent.id as usize].last_child;
+                if !tree.try_merge_text(last, &text) {
+                    let id = tree.push_text(&text);
+                    tree.append_child(parent.id, id);
                 }
             }
         }
@@ -324,7 +496,7 @@ impl TreeSink for Sink {
         prev_element: &Handle,
         child: NodeOrText<Handle>,
     ) {
-        let has_parent = self.nodes.borrow()[element.id as usize].parent != NONE;
+        let has_parent = self.tree.borrow().links[element.id as usize].parent != NONE;
         if has_parent {
             self.append_before_sibling(element, child);
         } else {
@@ -338,22 +510,20 @@ impl TreeSink for Sink {
         public_id: StrTendril,
         system_id: StrTendril,
     ) {
-        let id = self.new_node(TmpData::Doctype {
-            name,
-            public_id,
-            system_id,
+        let id = self.new_node(NodeData::Doctype {
+            name: name.as_ref().into(),
+            public_id: public_id.as_ref().into(),
+            system_id: system_id.as_ref().into(),
         });
-        Self::append_child(&mut self.nodes.borrow_mut(), 0, id);
+        self.tree.borrow_mut().append_child(0, id);
     }
 
     fn get_template_contents(&self, target: &Handle) -> Handle {
-        let nodes = self.nodes.borrow();
-        let id = match &nodes[target.id as usize].data {
-            TmpData::Element {
-                template_contents, ..
-            } if *template_contents != NONE => *template_contents,
+        let tree = self.tree.borrow();
+        let id = match tree.templates.binary_search_by_key(&target.id, |t| t.0) {
+            Ok(i) => tree.templates[i].1,
             // Not a template: html5ever never asks, but answer with the node itself.
-            _ => target.id,
+            Err(_) => target.id,
         };
         Handle { id, name: None }
     }
@@ -367,149 +537,70 @@ impl TreeSink for Sink {
     }
 
     fn append_before_sibling(&self, sibling: &Handle, new_node: NodeOrText<Handle>) {
-        let mut nodes = self.nodes.borrow_mut();
+        let mut tree = self.tree.borrow_mut();
         match new_node {
-            NodeOrText::AppendNode(h) => Self::insert_before(&mut nodes, sibling.id, h.id),
+            NodeOrText::AppendNode(h) => tree.insert_before(sibling.id, h.id),
             NodeOrText::AppendText(text) => {
-                let prev = nodes[sibling.id as usize].prev;
-                if !Self::try_merge_text(&mut nodes, prev, &text) {
-                    nodes.push(TmpNode::new(TmpData::Text(text)));
-                    let id = (nodes.len() - 1) as u32;
-                    Self::insert_before(&mut nodes, sibling.id, id);
+                let prev = tree.links[sibling.id as usize].prev;
+                if !tree.try_merge_text(prev, &text) {
+                    let id = tree.push_text(&text);
+                    tree.insert_before(sibling.id, id);
                 }
             }
         }
     }
 
-    fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
-        let mut nodes = self.nodes.borrow_mut();
-        if let TmpData::Element {
-            attrs: existing, ..
-        } = &mut nodes[target.id as usize].data
-        {
-            for a in attrs {
-                if !existing.iter().any(|e| e.name == a.name) {
-                    existing.push(a);
+    fn add_attrs_if_missing(&self, target: &Handle, new: Vec<Attribute>) {
+        let mut tree = self.tree.borrow_mut();
+        if let NodeData::Element(e) = &mut tree.nodes[target.id as usize].data {
+            for a in new {
+                if !e.attrs.iter().any(|x| x.name == a.name) {
+                    e.attrs.push(Attr {
+                        name: a.name,
+                        value: a.value.as_ref().into(),
+                    });
                 }
             }
         }
     }
 
     fn remove_from_parent(&self, target: &Handle) {
-        Self::detach(&mut self.nodes.borrow_mut(), target.id);
+        self.tree.borrow_mut().detach(target.id);
     }
 
     fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
-        let mut nodes = self.nodes.borrow_mut();
-        let mut child = nodes[node.id as usize].first_child;
+        let mut tree = self.tree.borrow_mut();
+        let mut child = tree.links[node.id as usize].first_child;
         while child != NONE {
-            let next = nodes[child as usize].next;
-            Self::append_child(&mut nodes, new_parent.id, child);
+            let next = tree.links[child as usize].next;
+            tree.append_child(new_parent.id, child);
             child = next;
         }
     }
 }
 
-/// Renumber the temporary tree in document order.
-fn build_document(mut tmp: Vec<TmpNode>) -> Document {
-    let mut nodes: Vec<Node> = Vec::with_capacity(tmp.len());
-    // All text goes into one buffer: sized once, not grown by doubling.
-    let text_len = tmp
-        .iter()
-        .map(|n| match &n.data {
-            TmpData::Text(t) | TmpData::Comment(t) => t.len(),
-            _ => 0,
-        })
-        .sum();
-    let mut text = String::with_capacity(text_len);
-    // (temporary id, new parent id, depth)
-    let mut stack: Vec<(u32, u32, u32)> = vec![(0, NONE, 0)];
-    let mut children: Vec<u32> = Vec::new();
-    while let Some((tid, parent, depth)) = stack.pop() {
-        let new_id = nodes.len() as u32;
-        let data = match std::mem::replace(&mut tmp[tid as usize].data, TmpData::Fragment) {
-            TmpData::Document => NodeData::Document,
-            TmpData::Doctype {
-                name,
-                public_id,
-                system_id,
-            } => NodeData::Doctype {
-                name: name.as_ref().into(),
-                public_id: public_id.as_ref().into(),
-                system_id: system_id.as_ref().into(),
-            },
-            TmpData::Element {
-                name,
-                attrs,
-                template_contents,
-            } => {
-                if template_contents != NONE {
-                    // Template contents are rendered as the template's children.
-                    let mut c = tmp[template_contents as usize].first_child;
-                    while c != NONE {
-                        let next = tmp[c as usize].next;
-                        Sink::append_child(&mut tmp, tid, c);
-                        c = next;
-                    }
-                }
-                NodeData::Element(Element {
-                    name: Rc::try_unwrap(name).unwrap_or_else(|rc| (*rc).clone()),
-                    attrs: attrs
-                        .into_iter()
-                        .map(|a| Attr {
-                            name: a.name,
-                            value: a.value.as_ref().into(),
-                        })
-                        .collect(),
-                })
-            }
-            TmpData::Text(t) => {
-                let start = text.len();
-                text.push_str(&t);
-                NodeData::Text(start..text.len())
-            }
-            TmpData::Comment(t) => {
-                let start = text.len();
-                text.push_str(&t);
-                NodeData::Comment(start..text.len())
-            }
-            TmpData::Pi { target, data } => NodeData::ProcessingInstruction {
-                target: target.as_ref().into(),
-                data: data.as_ref().into(),
-            },
-            TmpData::Fragment => continue,
-        };
-        nodes.push(Node {
-            parent: (parent != NONE).then_some(NodeId(parent)),
-            end: NodeId(new_id + 1),
-            depth,
-            data,
-        });
-        children.clear();
-        let mut c = tmp[tid as usize].last_child;
-        while c != NONE {
-            children.push(c);
-            c = tmp[c as usize].prev;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// html5ever never makes a cycle, but the walk must end even if a bug did.
+    #[test]
+    fn a_cycle_ends_the_walk_instead_of_looping() {
+        let sink = Sink::default();
+        let div = || QualName::new(None, ns!(html), local_name!("div"));
+        let a = sink.create_element(div(), Vec::new(), ElementFlags::default());
+        let b = sink.create_element(div(), Vec::new(), ElementFlags::default());
+        sink.append(&sink.get_document(), NodeOrText::AppendNode(a.clone()));
+        sink.append(&a, NodeOrText::AppendNode(b.clone()));
+        sink.append(&b, NodeOrText::AppendText("x".into()));
+        {
+            let mut tree = sink.tree.borrow_mut();
+            let l = &mut tree.links[b.id as usize];
+            l.first_child = a.id;
         }
-        // Pushed last-first so that the first child pops first.
-        stack.extend(children.iter().map(|&c| (c, new_id, depth + 1)));
-    }
-    // Children have larger ids than their parent: a reverse scan propagates subtree ends.
-    for i in (1..nodes.len()).rev() {
-        if let Some(p) = nodes[i].parent {
-            let end = nodes[i].end;
-            let pe = &mut nodes[p.index()].end;
-            if end > *pe {
-                *pe = end;
-            }
-        }
-    }
-    Document {
-        nodes,
-        text,
-        encoding: encoding_rs::UTF_8,
-        encoding_source: EncodingSource::Detected,
-        noscript_shown: false,
-        json_ld: Vec::new(),
+        let doc = sink.finish();
+        assert_eq!(doc.len(), 3);
+        assert_eq!(doc.parent(NodeId(2)), Some(NodeId(1)));
+        assert_eq!(doc.node(NodeId::ROOT).end, NodeId(3));
     }
 }

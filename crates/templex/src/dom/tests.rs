@@ -547,3 +547,135 @@ fn tokenizers_agree_on_every_site_page() {
         first_difference(&parse_str_html5ever(&text), &parse_str(&text))
     });
 }
+
+/// The tree as an outline, one line per node in document order: depth, then what the node
+/// is. A `<template>`'s contents are its children, after any it has itself.
+fn outline(doc: &Document) -> Vec<String> {
+    doc.ids()
+        .map(|id| {
+            let n = doc.node(id);
+            let what = match &n.data {
+                NodeData::Element(e) => {
+                    let attrs: Vec<String> = e
+                        .attrs
+                        .iter()
+                        .map(|a| format!("{}={}", a.name.local, a.value))
+                        .collect();
+                    format!("<{:?} {} {}>", e.name.ns, e.name.local, attrs.join(" "))
+                }
+                NodeData::Text(_) => format!("{:?}", doc.text(id).unwrap_or_default()),
+                NodeData::Comment(_) => format!("<!--{}-->", doc.comment(id).unwrap_or_default()),
+                other => format!("{other:?}"),
+            };
+            format!("{} {what}", n.depth)
+        })
+        .collect()
+}
+
+/// The same outline of markup5ever_rcdom's tree: an independent sink.
+fn rcdom_outline(html: &str) -> Vec<String> {
+    use html5ever::tendril::TendrilSink;
+    use markup5ever_rcdom::{Handle, NodeData as Rc, RcDom};
+    let dom = html5ever::parse_document(RcDom::default(), Default::default()).one(html);
+    let mut out = Vec::new();
+    // (node, depth), children pushed last-first; no recursion.
+    let mut stack: Vec<(Handle, u32)> = vec![(dom.document.clone(), 0)];
+    while let Some((node, depth)) = stack.pop() {
+        let mut children: Vec<Handle> = node.children.borrow().clone();
+        let what = match &node.data {
+            Rc::Document => "Document".to_string(),
+            Rc::Doctype {
+                name,
+                public_id,
+                system_id,
+            } => format!(
+                "{:?}",
+                NodeData::Doctype {
+                    name: name.as_ref().into(),
+                    public_id: public_id.as_ref().into(),
+                    system_id: system_id.as_ref().into(),
+                }
+            ),
+            Rc::Text { contents } => format!("{:?}", contents.borrow().as_ref()),
+            Rc::Comment { contents } => format!("<!--{contents}-->"),
+            Rc::Element {
+                name,
+                attrs,
+                template_contents,
+                ..
+            } => {
+                if let Some(t) = template_contents.borrow().as_ref() {
+                    children.extend(t.children.borrow().iter().cloned());
+                }
+                let attrs: Vec<String> = attrs
+                    .borrow()
+                    .iter()
+                    .map(|a| format!("{}={}", a.name.local, a.value))
+                    .collect();
+                format!("<{:?} {} {}>", name.ns, name.local, attrs.join(" "))
+            }
+            Rc::ProcessingInstruction { target, contents } => format!(
+                "{:?}",
+                NodeData::ProcessingInstruction {
+                    target: target.as_ref().into(),
+                    data: contents.as_ref().into(),
+                }
+            ),
+        };
+        out.push(format!("{depth} {what}"));
+        stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
+    }
+    out
+}
+
+fn assert_sink_matches_rcdom(html: &str) {
+    let ours = outline(&parse_str_html5ever(html));
+    let theirs = rcdom_outline(html);
+    if let Some(i) = (0..ours.len().max(theirs.len())).find(|&i| ours.get(i) != theirs.get(i)) {
+        panic!(
+            "the arena and rcdom differ on {html:?} at node {i}: {:?} against {:?}",
+            ours.get(i),
+            theirs.get(i)
+        );
+    }
+}
+
+/// The arena sink keeps nodes where they were created until the tree builder moves one:
+/// these pages move nodes every way it can (foster parenting, the adoption agency, template
+/// contents, text joining a text node that is no longer the last text written).
+#[test]
+fn sink_builds_the_tree_rcdom_builds() {
+    for html in [
+        "<table>x<td>cell</td>y<tr><td>z</table>w",
+        "<table>a<tr>b<td>c</td>d</tr>e</table>",
+        &format!("<body><table>{}", "x<td>c</td>".repeat(2000)),
+        "<a href=#>x<p>y<a href=#>x<p>y</a>z",
+        "<b><i><u>x</b></i></u>y",
+        "<p><b class=x><i>1<p>2</b>3</i>4",
+        "<template><p>a<template>b</template></p>c</template>d",
+        "<table><template><tr><td>t</template></table>",
+        "<select><option>a<option>b</select><frameset>",
+        "<html a=1><body b=2><html c=3><body d=4>x",
+        "<!DOCTYPE html><svg><circle/><desc><p>x</desc></svg><math><mi>y",
+        "x<!--c-->y<?pi z?>",
+    ] {
+        assert_sink_matches_rcdom(html);
+    }
+    let doc = parse_str(&format!("<body><table>{}", "x<td>c</td>".repeat(2000)));
+    let body = doc.body().unwrap();
+    let first = doc.children(body).next().unwrap();
+    assert_eq!(
+        doc.text(first),
+        Some("x".repeat(2000).as_str()),
+        "foster text joined"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn sink_builds_the_tree_rcdom_builds_on_tag_soup(html in tokenizer_soup()) {
+        assert_sink_matches_rcdom(&html);
+    }
+}
