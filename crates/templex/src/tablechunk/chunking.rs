@@ -4,7 +4,7 @@ use markup5ever::local_name;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::text::{has_visible_text, image_text, normalize_text};
+use super::text::{has_visible_text, image_text, normalize_into};
 use crate::dom::tags::{is_block, is_invisible};
 use crate::dom::{Document, LocalName, NodeData, NodeId};
 use crate::pagelevel::sitelevel::stable_hash;
@@ -126,6 +126,33 @@ impl Chunk {
 /// Cut a page into text chunks, in document order (see the [module docs](super)). Iterative:
 /// arbitrarily deep pages are fine.
 pub(crate) fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
+    let mut chunks = Vec::new();
+    walk_chunks(doc, chunking, |text, key, block, nodes| {
+        chunks.push(Chunk {
+            text: text.to_owned(),
+            key,
+            block,
+            nodes: std::mem::take(nodes),
+        });
+    });
+    chunks
+}
+
+/// The chunk keys of a page: all a learner needs of it (no chunk's text or nodes kept, so a
+/// page of many chunks costs no allocation per chunk).
+pub(crate) fn page_keys(doc: &Document, chunking: &Chunking) -> Vec<u64> {
+    let mut keys = Vec::new();
+    walk_chunks(doc, chunking, |_, key, _, _| keys.push(key));
+    keys
+}
+
+/// The walk behind [`page_chunks`]: `chunk` gets each chunk's normalized text, key,
+/// block and nodes (which it may take; they are cleared after).
+fn walk_chunks(
+    doc: &Document,
+    chunking: &Chunking,
+    mut chunk: impl FnMut(&str, u64, NodeId, &mut Vec<NodeId>),
+) {
     let root = doc.body().unwrap_or(NodeId::ROOT);
     let n = doc.len();
     // Tag path per element: the chain of tag names from the root. Ids and classes are left
@@ -138,9 +165,9 @@ pub(crate) fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
             path[id.index()] = enc.start().u64(parent).last_str(&e.name.local).finish();
         }
     }
-    let mut chunks = Vec::new();
     let mut occurrences: FxHashMap<(u64, u64), u32> = FxHashMap::default();
     let mut raw = String::new();
+    let mut text = String::new();
     let mut nodes: Vec<NodeId> = Vec::new();
     // Open boundary elements (id, subtree end); the root is the outermost block.
     let mut open: Vec<(NodeId, u32)> = vec![(root, doc.node(root).end.0)];
@@ -152,7 +179,7 @@ pub(crate) fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
             raw.clear();
             return;
         }
-        let text = normalize_text(raw);
+        normalize_into(raw, &mut text);
         raw.clear();
         if text.is_empty() {
             nodes.clear();
@@ -178,12 +205,8 @@ pub(crate) fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
             .u64(block_path)
             .u32(occurrence)
             .finish();
-        chunks.push(Chunk {
-            text,
-            key,
-            block,
-            nodes: std::mem::take(nodes),
-        });
+        chunk(&text, key, block, nodes);
+        nodes.clear();
     };
     let range = doc.subtree(root);
     let mut i = range.start + 1;
@@ -236,15 +259,6 @@ pub(crate) fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
     while let Some((block, _)) = open.pop() {
         flush(&mut raw, &mut nodes, block);
     }
-    chunks
-}
-
-/// The chunk keys of a page: all a learner needs of it.
-pub(crate) fn page_keys(doc: &Document, chunking: &Chunking) -> Vec<u64> {
-    page_chunks(doc, chunking)
-        .into_iter()
-        .map(|c| c.key)
-        .collect()
 }
 
 #[cfg(test)]

@@ -10,6 +10,13 @@ use crate::dom::Element;
 /// differ between otherwise identical texts. Entities are already decoded by the parser.
 pub(crate) fn normalize_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    normalize_into(s, &mut out);
+    out
+}
+
+/// [`normalize_text`] into `out` (cleared first): one buffer for all the chunks of a page.
+pub(crate) fn normalize_into(s: &str, out: &mut String) {
+    out.clear();
     let mut pending_space = false;
     for c in s.chars() {
         if is_invisible_char(c) {
@@ -25,7 +32,6 @@ pub(crate) fn normalize_text(s: &str) -> String {
         }
         out.push(c);
     }
-    out
 }
 
 /// Zero-width characters and soft hyphens: invisible, and dropped by [`normalize_text`].
