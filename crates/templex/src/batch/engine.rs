@@ -45,9 +45,13 @@ struct SiteState {
     last_seen: u64,
 }
 
-/// Rough heap size of a parsed page, for the memory budget.
+/// Rough heap size of a parsed page, for the memory budget: what its arena and text buffer
+/// hold room for (an arena grown by doubling holds up to twice its nodes), and about 16
+/// bytes a node of attributes and names.
 fn doc_bytes(doc: &Document) -> usize {
-    doc.nodes.len() * (std::mem::size_of::<crate::dom::Node>() + 16) + doc.text.len()
+    doc.nodes.capacity() * std::mem::size_of::<crate::dom::Node>()
+        + doc.nodes.len() * 16
+        + doc.text.capacity()
 }
 
 /// A page applied in the parallel step with the templates its site had when the chunk
