@@ -136,11 +136,11 @@ const ELEMENT: u8 = 2;
 fn node_kind(data: &NodeData) -> u8 {
     match data {
         NodeData::Document => 0,
-        NodeData::Doctype { .. } => 1,
+        NodeData::Doctype(_) => 1,
         NodeData::Element(_) => ELEMENT,
         NodeData::Text(_) => 3,
         NodeData::Comment(_) => 4,
-        NodeData::ProcessingInstruction { .. } => 5,
+        NodeData::ProcessingInstruction(_) => 5,
     }
 }
 

@@ -58,9 +58,9 @@ impl Document {
             }
             match &self.node(id).data {
                 NodeData::Document => {}
-                NodeData::Doctype { name, .. } => {
+                NodeData::Doctype(d) => {
                     out.push_str("<!DOCTYPE ");
-                    out.push_str(name);
+                    out.push_str(&d.name);
                     out.push('>');
                 }
                 NodeData::Element(e) => {
@@ -117,11 +117,11 @@ impl Document {
                     out.push_str(&self.text[r.clone()]);
                     out.push_str("-->");
                 }
-                NodeData::ProcessingInstruction { target, data } => {
+                NodeData::ProcessingInstruction(pi) => {
                     out.push_str("<?");
-                    out.push_str(target);
+                    out.push_str(&pi.target);
                     out.push(' ');
-                    out.push_str(data);
+                    out.push_str(&pi.data);
                     out.push('>');
                 }
             }

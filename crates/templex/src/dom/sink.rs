@@ -15,7 +15,9 @@ use html5ever::{Attribute, QualName};
 use markup5ever::{local_name, ns};
 
 use super::decode::EncodingSource;
-use super::tree::{Attr, Document, Element, Node, NodeData, NodeId};
+use super::tree::{
+    Attr, Doctype, Document, Element, Node, NodeData, NodeId, ProcessingInstruction,
+};
 use rustc_hash::FxHashMap;
 
 const NONE: u32 = u32::MAX;
@@ -468,10 +470,12 @@ impl TreeSink for Sink {
 
     fn create_pi(&self, target: StrTendril, data: StrTendril) -> Handle {
         Handle {
-            id: self.new_node(NodeData::ProcessingInstruction {
-                target: target.as_ref().into(),
-                data: data.as_ref().into(),
-            }),
+            id: self.new_node(NodeData::ProcessingInstruction(Box::new(
+                ProcessingInstruction {
+                    target: target.as_ref().into(),
+                    data: data.as_ref().into(),
+                },
+            ))),
             name: None,
         }
     }
@@ -510,11 +514,11 @@ impl TreeSink for Sink {
         public_id: StrTendril,
         system_id: StrTendril,
     ) {
-        let id = self.new_node(NodeData::Doctype {
+        let id = self.new_node(NodeData::Doctype(Box::new(Doctype {
             name: name.as_ref().into(),
             public_id: public_id.as_ref().into(),
             system_id: system_id.as_ref().into(),
-        });
+        })));
         self.tree.borrow_mut().append_child(0, id);
     }
 
@@ -602,5 +606,13 @@ mod tests {
         assert_eq!(doc.len(), 3);
         assert_eq!(doc.parent(NodeId(2)), Some(NodeId(1)));
         assert_eq!(doc.node(NodeId::ROOT).end, NodeId(3));
+    }
+
+    /// Every stage walks the arena: a node is one cache line, and stays so (doctypes and
+    /// processing instructions are boxed for it).
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn a_node_is_one_cache_line() {
+        assert_eq!(size_of::<Node>(), 64);
     }
 }

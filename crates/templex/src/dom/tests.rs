@@ -590,11 +590,11 @@ fn rcdom_outline(html: &str) -> Vec<String> {
                 system_id,
             } => format!(
                 "{:?}",
-                NodeData::Doctype {
+                NodeData::Doctype(Box::new(super::tree::Doctype {
                     name: name.as_ref().into(),
                     public_id: public_id.as_ref().into(),
                     system_id: system_id.as_ref().into(),
-                }
+                }))
             ),
             Rc::Text { contents } => format!("{:?}", contents.borrow().as_ref()),
             Rc::Comment { contents } => format!("<!--{contents}-->"),
@@ -616,10 +616,10 @@ fn rcdom_outline(html: &str) -> Vec<String> {
             }
             Rc::ProcessingInstruction { target, contents } => format!(
                 "{:?}",
-                NodeData::ProcessingInstruction {
+                NodeData::ProcessingInstruction(Box::new(super::tree::ProcessingInstruction {
                     target: target.as_ref().into(),
                     data: contents.as_ref().into(),
-                }
+                }))
             ),
         };
         out.push(format!("{depth} {what}"));

@@ -86,7 +86,7 @@ pub(super) fn prune(
             keep[i] = !drop
                 && !matches!(
                     doc.node(id).data,
-                    NodeData::Comment(_) | NodeData::ProcessingInstruction { .. }
+                    NodeData::Comment(_) | NodeData::ProcessingInstruction(_)
                 );
         }
         if !structural || agg.words[root.index()] == 0 || has_kept_text(doc, root, &keep) {

@@ -110,7 +110,7 @@ impl SerializeHook for TemplateOnly<'_> {
             return doc.element(id).is_none_or(|e| !e.is(&local_name!("base")));
         }
         match &doc.node(id).data {
-            NodeData::Document | NodeData::Doctype { .. } => true,
+            NodeData::Document | NodeData::Doctype(_) => true,
             NodeData::Element(_) => {
                 // <html> and <body> frame the template even when a method leaves them out of
                 // it (SITELEVEL, PAGELEVEL and table chunks never mark the page's root
@@ -124,7 +124,7 @@ impl SerializeHook for TemplateOnly<'_> {
                 doc.text(id).is_some_and(|t| t.trim().is_empty())
                     || self.template.get(id.index()).copied().unwrap_or(false)
             }
-            NodeData::Comment(_) | NodeData::ProcessingInstruction { .. } => false,
+            NodeData::Comment(_) | NodeData::ProcessingInstruction(_) => false,
         }
     }
 

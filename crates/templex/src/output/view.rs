@@ -117,7 +117,7 @@ impl SerializeHook for Inert<'_> {
                 !(e.is(&local_name!("meta")) && e.attr("http-equiv").is_some())
             }
             // Comments could hide markup from the head-insertion step; they show nothing.
-            NodeData::Comment(_) | NodeData::ProcessingInstruction { .. } => false,
+            NodeData::Comment(_) | NodeData::ProcessingInstruction(_) => false,
             _ => true,
         }
     }

@@ -239,7 +239,7 @@ pub(crate) fn cover_rule(doc: &Document, frequent: &[bool], cover: f64) -> Vec<b
             || Some(id) == doc.body();
         template[i] = !top
             && (inside[i] || (len[i] > 0 && covered[i] as f64 > cover * len[i] as f64))
-            && !matches!(doc.node(id).data, NodeData::Doctype { .. });
+            && !matches!(doc.node(id).data, NodeData::Doctype(_));
     }
     // An element the 85 % rule marks keeps its uncovered parts (the < 15 %) as they are:
     // the rule labels the container, not the content it tolerates.
