@@ -53,7 +53,61 @@ use container::{
 };
 use prune::{drop_orphan_headings, prune};
 
-use crate::dom::Document;
+use crate::dom::{Document, NodeId};
+
+/// Where a page's main content is: its root, the parts of it that hold prose, and the
+/// container of its records when it is a listing.
+struct Container {
+    root: NodeId,
+    parts: Vec<NodeId>,
+    records: Option<NodeId>,
+}
+
+/// The container phases of [`page_content`]: the best candidate, tightened, widened, grown
+/// to its article and main element, lifted to its records on a listing.
+fn container(
+    doc: &Document,
+    body: NodeId,
+    agg: &Aggregates,
+    config: &ContentConfig,
+) -> Option<Container> {
+    let (best, candidates) = choose(doc, body, agg)?;
+    let root = tighten(doc, best, &candidates, agg, config);
+    let (root, parts) = widen(doc, body, root, agg, config);
+    let (root, parts) = grow_to_article(doc, body, root, parts, agg);
+    let (root, parts) = grow_to_main(doc, body, root, parts, agg);
+    let list = records(doc, body, agg);
+    tracing::debug!(
+        container = %doc.dom_path(root),
+        records = ?list.map(|l| (doc.dom_path(l.container), l.words)),
+        "page content"
+    );
+    let (root, parts, records) = match list {
+        Some(list) if is_listing(doc, root, list, agg, declares_article(doc)) => {
+            let root = if doc.contains(root, list.container) {
+                root
+            } else {
+                lift_records(doc, body, list.container, agg)
+            };
+            (root, vec![root], Some(list.container))
+        }
+        _ => (root, parts, None),
+    };
+    tracing::debug!(root = %doc.dom_path(root), listing = records.is_some(), "content root");
+    Some(Container {
+        root,
+        parts,
+        records,
+    })
+}
+
+/// The root of [`page_content`], without deciding what inside it is content (the pruning):
+/// for callers that only place the region.
+pub(crate) fn content_root(doc: &Document, config: &ContentConfig) -> Option<NodeId> {
+    let body = doc.body()?;
+    let agg = Aggregates::measure(doc, body, config);
+    container(doc, body, &agg, config).map(|c| c.root)
+}
 
 /// Detect the main content of a page, in phases: the text blocks are summed up the tree,
 /// the best candidate container is chosen, tightened to the deepest element that holds
@@ -80,32 +134,15 @@ pub(crate) fn page_content_and_blocks(
         return (nothing(), Vec::new());
     };
     let mut agg = Aggregates::measure(doc, body, config);
-    let Some((best, candidates)) = choose(doc, body, &agg) else {
+    let Some(Container {
+        root,
+        parts,
+        records,
+    }) = container(doc, body, &agg, config)
+    else {
         tracing::debug!("no text outside boilerplate");
         return (nothing(), std::mem::take(&mut agg.segments));
     };
-    let root = tighten(doc, best, &candidates, &agg, config);
-    let (root, parts) = widen(doc, body, root, &agg, config);
-    let (root, parts) = grow_to_article(doc, body, root, parts, &agg);
-    let (root, parts) = grow_to_main(doc, body, root, parts, &agg);
-    let list = records(doc, body, &agg);
-    tracing::debug!(
-        container = %doc.dom_path(root),
-        records = ?list.map(|l| (doc.dom_path(l.container), l.words)),
-        "page content"
-    );
-    let (root, parts, records) = match list {
-        Some(list) if is_listing(doc, root, list, &agg, declares_article(doc)) => {
-            let root = if doc.contains(root, list.container) {
-                root
-            } else {
-                lift_records(doc, body, list.container, &agg)
-            };
-            (root, vec![root], Some(list.container))
-        }
-        _ => (root, parts, None),
-    };
-    tracing::debug!(root = %doc.dom_path(root), listing = records.is_some(), "content root");
     let mut keep = prune(doc, root, &parts, records, &agg, config, title.as_deref());
     drop_orphan_headings(doc, root, &mut keep, &agg.words);
     let content = Content {

@@ -3,7 +3,7 @@
 
 use crate::dom::tags::is_code;
 use crate::dom::{Document, NodeId};
-use crate::extract::{ContentConfig, page_content};
+use crate::extract::{ContentConfig, content_root};
 use crate::mapping::{MapIndex, Mapping};
 
 /// What [`protect_main_content`] did.
@@ -21,8 +21,7 @@ pub(crate) enum Protection {
 /// template — unless that region holds most of what the site-level method calls template,
 /// in which case the page-level guess is the implausible one and nothing changes.
 pub(crate) fn protect_main_content(doc: &Document, template: &mut [bool]) -> Protection {
-    let content = page_content(doc, &ContentConfig::default());
-    protect_content_root(doc, content.root, template)
+    protect_content_root(doc, content_root(doc, &ContentConfig::default()), template)
 }
 
 /// [`protect_main_content`] with the page-level content root already found.

@@ -12,7 +12,7 @@ use super::protect::{
 use super::{Method, TemplateConfig};
 use crate::dom::tags::is_code;
 use crate::dom::{Document, Element, NodeId, local_name};
-use crate::extract::{ContentConfig, page_content};
+use crate::extract::{ContentConfig, content_root, page_content};
 use crate::mapping::{MapIndex, Mapping};
 
 /// How a mapped node becomes template.
@@ -94,7 +94,7 @@ pub(crate) fn vote_with(
         let content = content.map(|r| {
             let theirs: Vec<Option<NodeId>> = others
                 .iter()
-                .map(|d| page_content(d, &ContentConfig::default()).root)
+                .map(|d| content_root(d, &ContentConfig::default()))
                 .collect();
             narrow_region(doc, r, mappings, &theirs)
         });
