@@ -65,6 +65,12 @@ pub(crate) fn vote_with(
     let found =
         (config.method == Method::HybEx).then(|| page_content(doc, &ContentConfig::default()));
     let content = found.as_ref().and_then(|c| c.root);
+    // PAGELEVEL's verdicts, asked for at most once; its features include the page's content,
+    // found above for HybEx.
+    let page_level = || {
+        crate::pagelevel::detect_with(doc, url, config.model(), &config.pagelevel, found.as_ref())
+            .template
+    };
     let pl = std::cell::OnceCell::new();
     // The vote; text inside `removed` is no evidence either way.
     let run = |removed: Option<NodeId>| {
@@ -73,9 +79,7 @@ pub(crate) fn vote_with(
             // PAGELEVEL breaks ties: a node one vote short is template when the page-level
             // detector says so.
             let short = decide(doc, index, mappings, needed - 1, config.rule, removed);
-            let pl: &Vec<bool> = pl.get_or_init(|| {
-                crate::pagelevel::detect(doc, url, config.model(), &config.pagelevel).template
-            });
+            let pl: &Vec<bool> = pl.get_or_init(page_level);
             for i in 0..template.len() {
                 template[i] |= short[i] && pl[i];
             }
@@ -119,12 +123,7 @@ pub(crate) fn vote_with(
                 // by the first vote ([`protected_in_region`]).
                 template = run(content);
                 if let (Some(root), Some(found)) = (content, &found) {
-                    let chrome = || -> &[bool] {
-                        pl.get_or_init(|| {
-                            crate::pagelevel::detect(doc, url, config.model(), &config.pagelevel)
-                                .template
-                        })
-                    };
+                    let chrome = || -> &[bool] { pl.get_or_init(page_level) };
                     let own = |id: NodeId| {
                         index.kind(id) == crate::mapping::index::Kind::Text
                             && !doc.parent(id).and_then(|p| doc.tag(p)).is_some_and(is_code)
