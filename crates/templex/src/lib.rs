@@ -182,5 +182,5 @@ pub mod dev {
     pub use crate::extract::page_content;
     pub use crate::mapping::{MapIndex, etdm};
     pub use crate::pagelevel::sitelevel::sample_indices;
-    pub use crate::pagelevel::{FEATURE_NAMES, node_features};
+    pub use crate::pagelevel::{FEATURE_NAMES, NO_ROW, node_features};
 }

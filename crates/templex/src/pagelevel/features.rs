@@ -61,8 +61,13 @@ pub(crate) const N_FEATURES: usize = FEATURE_NAMES.len();
 /// Features of every node of a page (zeros for nodes that are not classified).
 #[derive(Debug, Clone)]
 pub struct NodeFeatures {
-    /// Row-major: `values[i * N_FEATURES + f]`.
+    /// The rows of the nodes that have one (see [`row`](Self::row)), row-major, in document
+    /// order: `values[r * N_FEATURES + f]` for the `r`-th such node.
     pub values: Vec<f32>,
+    /// Per node id: its row in `values`, or [`NO_ROW`] (the node is not classified). Only
+    /// classified nodes get one: a dense page would otherwise fill 148 bytes a node with
+    /// zeros.
+    pub row_of: Vec<u32>,
     /// Approximate HTML length of each node's subtree (the size used to pick a model bucket).
     pub html_len: Vec<u64>,
     /// Whether the node is classified (a visible block-level element inside `<body>` with
@@ -73,11 +78,22 @@ pub struct NodeFeatures {
     pub content_root: Option<NodeId>,
 }
 
+/// [`NodeFeatures::row_of`] of a node without a row.
+pub const NO_ROW: u32 = u32::MAX;
+
+/// The features of a node without a row: all zero.
+static ZERO_ROW: [f32; N_FEATURES] = [0.0; N_FEATURES];
+
 impl NodeFeatures {
-    /// The feature row of node `id`.
+    /// The feature row of node `id` (all zeros for a node that is not classified).
     pub fn row(&self, id: NodeId) -> &[f32] {
-        let i = id.index() * N_FEATURES;
-        &self.values[i..i + N_FEATURES]
+        match self.row_of.get(id.index()) {
+            Some(&r) if r != NO_ROW => {
+                let i = r as usize * N_FEATURES;
+                &self.values[i..i + N_FEATURES]
+            }
+            _ => &ZERO_ROW,
+        }
     }
 }
 
@@ -201,11 +217,13 @@ pub(crate) fn node_features_with(
 ) -> NodeFeatures {
     let n = doc.len();
     let html_len = html_lengths(doc);
-    let mut values = vec![0f32; n * N_FEATURES];
+    let mut values = Vec::new();
+    let mut row_of = vec![NO_ROW; n];
     let mut classified = vec![false; n];
     let Some(body) = doc.body() else {
         return NodeFeatures {
             values,
+            row_of,
             html_len,
             classified,
             content_root: None,
@@ -487,13 +505,12 @@ pub(crate) fn node_features_with(
             f(a.link_words * 2 > a.words && a.words >= 2),
         ];
         debug_assert_eq!(v.len(), N_FEATURES);
-        let row = &mut values[ix * N_FEATURES..(ix + 1) * N_FEATURES];
-        for (dst, src) in row.iter_mut().zip(v) {
-            *dst = src as f32;
-        }
+        row_of[ix] = (values.len() / N_FEATURES) as u32;
+        values.extend(v.map(|x| x as f32));
     }
     NodeFeatures {
         values,
+        row_of,
         html_len,
         classified,
         content_root: content.root,
@@ -558,7 +575,22 @@ mod tests {
         let deep = format!("{}x{}", "<div>".repeat(50_000), "</div>".repeat(50_000));
         let doc = parse_str(&deep);
         let fx = node_features(&doc, None);
-        assert_eq!(fx.values.len(), doc.len() * N_FEATURES);
+        assert_eq!(fx.row_of.len(), doc.len());
+        // A row for each classified element, none for the others.
+        let rows = doc
+            .ids()
+            .filter(|id| fx.classified[id.index()] && doc.element(*id).is_some())
+            .count();
+        assert!(rows > 0);
+        assert_eq!(fx.values.len(), rows * N_FEATURES);
+        for id in doc.ids() {
+            let has = fx.row_of[id.index()] != NO_ROW;
+            assert_eq!(has, fx.classified[id.index()] && doc.element(id).is_some());
+            assert_eq!(fx.row(id).len(), N_FEATURES);
+            if !has {
+                assert!(fx.row(id).iter().all(|v| *v == 0.0));
+            }
+        }
         assert!(fx.values.iter().all(|v| v.is_finite()));
         let empty = parse_str("");
         let fx = node_features(&empty, None);

@@ -27,7 +27,7 @@ use url::Url;
 use crate::dom::{Document, NodeId};
 use crate::extract::Content;
 
-pub use features::{FEATURE_NAMES, node_features};
+pub use features::{FEATURE_NAMES, NO_ROW, node_features};
 pub use model::{Model, ModelError, TrainConfig, TrainingInfo, TrainingSet, train};
 pub use sitelevel::SiteLevelConfig;
 pub(crate) use sitelevel::{SiteLevel, SiteLevelModel};
