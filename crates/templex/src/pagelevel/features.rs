@@ -78,7 +78,7 @@ pub struct NodeFeatures {
     pub content_root: Option<NodeId>,
 }
 
-/// [`NodeFeatures::row_of`] of a node without a row.
+/// The `row_of` entry of a node without a row of features ([`node_features`]).
 pub const NO_ROW: u32 = u32::MAX;
 
 /// The features of a node without a row: all zero.
