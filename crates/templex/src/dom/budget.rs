@@ -144,7 +144,7 @@ pub fn parse_page(
     }
     let decoded = decode(bytes, transport_charset);
     budget.check_time(start, "decoding")?;
-    let sink = Sink::for_input(&decoded.text).with_budget(budget, start);
+    let sink = Sink::for_input(decoded.text.len()).with_budget(budget, start);
     let mut json_ld = Vec::new();
     let (mut doc, stop) = match mode {
         ParseMode::Full => super::tokenize::parse_document(sink, &decoded.text, true),

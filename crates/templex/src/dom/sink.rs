@@ -269,7 +269,8 @@ impl Tree {
                     break;
                 }
                 id = l.parent;
-                depth -= 1;
+                // (Saturating: only a tree builder bug could climb past the top.)
+                depth = depth.saturating_sub(1);
             }
         }
     }
@@ -341,22 +342,19 @@ impl Default for Sink {
     }
 }
 
-fn attrs(attrs: Vec<Attribute>) -> Vec<Attr> {
-    attrs
-        .into_iter()
-        .map(|a| Attr {
-            name: a.name,
-            value: a.value.as_ref().into(),
-        })
-        .collect()
+/// An attribute as the arena keeps it.
+fn attr(a: Attribute) -> Attr {
+    Attr {
+        name: a.name,
+        value: a.value.as_ref().into(),
+    }
 }
 
 impl Sink {
     /// A sink sized for `len` bytes of markup: pages have one node per 20–40 bytes and
     /// a text buffer a fifth of their size, and growing them by doubling copies them over
     /// and over. Capped, so that a huge page of few nodes does not reserve room for millions.
-    pub(crate) fn for_input(html: &str) -> Self {
-        let len = html.len();
+    pub(crate) fn for_input(len: usize) -> Self {
         let sink = Sink::default();
         {
             let mut tree = sink.tree.borrow_mut();
@@ -415,7 +413,7 @@ impl Sink {
         let name = self.shared_name(name);
         let id = self.new_node(NodeData::Element(Element {
             name: (*name).clone(),
-            attrs: attrs(attributes),
+            attrs: attributes.into_iter().map(attr).collect(),
         }));
         Handle {
             id,
@@ -559,10 +557,7 @@ impl TreeSink for Sink {
         if let NodeData::Element(e) = &mut tree.nodes[target.id as usize].data {
             for a in new {
                 if !e.attrs.iter().any(|x| x.name == a.name) {
-                    e.attrs.push(Attr {
-                        name: a.name,
-                        value: a.value.as_ref().into(),
-                    });
+                    e.attrs.push(attr(a));
                 }
             }
         }
