@@ -45,9 +45,26 @@ impl Document {
     /// The values are stable hashes (the store's hash scheme,
     /// [`HASH_SCHEME`](crate::HASH_SCHEME)): SITELEVEL's stored node hashes are made of them.
     pub fn signatures(&self) -> Signatures {
+        let (label, path, subtree) = self.hashes(true);
+        Signatures {
+            label,
+            path,
+            subtree,
+        }
+    }
+
+    /// The `label` and `subtree` of [`Self::signatures`], without the paths (the mappings
+    /// do not read them: one hash and one array per node less).
+    pub(crate) fn labels_and_subtrees(&self) -> (Vec<u64>, Vec<u64>) {
+        let (label, _, subtree) = self.hashes(false);
+        (label, subtree)
+    }
+
+    /// Labels, paths (empty unless `with_path`) and subtree hashes.
+    fn hashes(&self, with_path: bool) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
         let n = self.len();
         let mut label = vec![0u64; n];
-        let mut path = vec![0u64; n];
+        let mut path = if with_path { vec![0u64; n] } else { Vec::new() };
         let mut subtree = vec![0u64; n];
         let mut enc = Encoder::new();
         let mut tags = TagHashes::new();
@@ -79,26 +96,40 @@ impl Document {
                     label[i]
                 }
             };
-            let parent_path = self.parent(id).map_or(0, |p| path[p.index()]);
-            path[i] = hash_pair(parent_path, tag);
+            if with_path {
+                let parent_path = self.parent(id).map_or(0, |p| path[p.index()]);
+                path[i] = hash_pair(parent_path, tag);
+            }
         }
         // Reverse document order visits children before parents: label, then the trimmed
-        // text (text nodes have no children), or the children's subtree hashes.
+        // text (text nodes have no children), or the children's subtree hashes. A leaf's
+        // hash depends on its label and text alone, and dense pages repeat their leaves
+        // (list items of one word, empty cells): the last leaf's hash is kept.
+        let mut last_leaf: Option<(u64, &str, u64)> = None;
         for id in self.ids().rev() {
-            enc.start().u64(label[id.index()]);
-            if let NodeData::Text(r) = &self.node(id).data {
-                enc.last_str(self.text[r.clone()].trim());
+            let i = id.index();
+            let text = match &self.node(id).data {
+                NodeData::Text(r) => self.text[r.clone()].trim(),
+                _ => "",
+            };
+            if self.node(id).end.index() == i + 1 {
+                subtree[i] = match last_leaf {
+                    Some((l, t, h)) if l == label[i] && t == text => h,
+                    _ => {
+                        let h = enc.start().u64(label[i]).last_str(text).finish();
+                        last_leaf = Some((label[i], text, h));
+                        h
+                    }
+                };
+                continue;
             }
+            enc.start().u64(label[i]).last_str(text);
             for c in self.children(id) {
                 enc.u64(subtree[c.index()]);
             }
-            subtree[id.index()] = enc.finish();
+            subtree[i] = enc.finish();
         }
-        Signatures {
-            label,
-            path,
-            subtree,
-        }
+        (label, path, subtree)
     }
 }
 

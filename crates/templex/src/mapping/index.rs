@@ -47,7 +47,7 @@ impl<'d> MapIndex<'d> {
     /// Build the index in two linear passes.
     pub fn new(doc: &'d Document) -> Self {
         let n = doc.len();
-        let sig = doc.signatures();
+        let (label, subtree) = doc.labels_and_subtrees();
         let mut kind = vec![Kind::Ignored; n];
         let mut key = vec![0u64; n];
         let mut id_hash = vec![0u64; n];
@@ -101,8 +101,8 @@ impl<'d> MapIndex<'d> {
             doc,
             kind,
             key,
-            label: sig.label,
-            subtree: sig.subtree,
+            label,
+            subtree,
             id_hash,
             set_off,
             sets,
