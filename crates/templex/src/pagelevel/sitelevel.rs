@@ -6,7 +6,7 @@
 //! The frequent hashes are the learned template of a page cluster: [`SiteLevel::model`] keeps
 //! only them, so that applying a learned template to a new page is one hashing pass.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::dom::{Document, NodeData};
@@ -86,7 +86,9 @@ pub(crate) fn html_lengths(doc: &Document) -> Vec<u64> {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SiteLevel {
     pages: usize,
-    df: FxHashMap<u64, u32>,
+    /// Per hash: on how many pages it occurs, and the last page (numbered from 1) that
+    /// counted it, so that a page counts each hash once without a set of its own.
+    df: FxHashMap<u64, (u32, u32)>,
 }
 
 impl SiteLevel {
@@ -102,11 +104,15 @@ impl SiteLevel {
 
     /// Count a page given its [`node_hashes`] (when the caller needs them anyway).
     pub(crate) fn add_hashes(&mut self, hashes: &[u64]) {
-        let distinct: FxHashSet<u64> = hashes.iter().copied().collect();
-        for h in distinct {
-            *self.df.entry(h).or_insert(0) += 1;
-        }
         self.pages += 1;
+        let page = u32::try_from(self.pages).unwrap_or(u32::MAX);
+        for &h in hashes {
+            let (count, last) = self.df.entry(h).or_insert((0, 0));
+            if *last != page {
+                *last = page;
+                *count += 1;
+            }
+        }
     }
 
     /// Pages counted.
@@ -116,7 +122,7 @@ impl SiteLevel {
 
     /// On how many pages a hash occurs.
     pub(crate) fn frequency(&self, hash: u64) -> u32 {
-        self.df.get(&hash).copied().unwrap_or(0)
+        self.df.get(&hash).map_or(0, |e| e.0)
     }
 
     /// The smallest page count that makes a hash template under `config`.
@@ -130,8 +136,8 @@ impl SiteLevel {
         let mut out: Vec<(u64, u32)> = self
             .df
             .iter()
-            .filter(|(_, df)| **df >= min_df)
-            .map(|(h, df)| (*h, *df))
+            .filter(|(_, (df, _))| *df >= min_df)
+            .map(|(h, (df, _))| (*h, *df))
             .collect();
         out.sort_unstable();
         out

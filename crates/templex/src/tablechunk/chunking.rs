@@ -119,7 +119,7 @@ impl Chunk {
     /// Whether the text has a letter (any script): chunks without one are numbers, dates,
     /// separators ([`MaskRules::letterless_neutral`](super::MaskRules::letterless_neutral)).
     pub fn has_letter(&self) -> bool {
-        self.text.chars().any(char::is_alphabetic)
+        has_letter(&self.text)
     }
 }
 
@@ -136,6 +136,41 @@ pub(crate) fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
         });
     });
     chunks
+}
+
+/// What the node mask needs of a chunk ([`page_mask_chunks`]).
+pub(crate) struct MaskChunk {
+    /// The chunk's key.
+    pub(crate) key: u64,
+    /// [`Chunk::has_letter`].
+    pub(crate) letter: bool,
+    /// Its nodes: a range of the page's node list.
+    pub(crate) nodes: std::ops::Range<usize>,
+}
+
+/// The chunks of a page as the node mask reads them, and the node list their ranges index:
+/// no text and no node list kept per chunk, so a page of many chunks costs no allocation
+/// per chunk.
+pub(crate) fn page_mask_chunks(
+    doc: &Document,
+    chunking: &Chunking,
+) -> (Vec<MaskChunk>, Vec<NodeId>) {
+    let (mut chunks, mut all) = (Vec::new(), Vec::new());
+    walk_chunks(doc, chunking, |text, key, _, nodes| {
+        let start = all.len();
+        all.extend_from_slice(nodes);
+        chunks.push(MaskChunk {
+            key,
+            letter: has_letter(text),
+            nodes: start..all.len(),
+        });
+    });
+    (chunks, all)
+}
+
+/// Whether `text` has a letter, in any script.
+fn has_letter(text: &str) -> bool {
+    text.chars().any(char::is_alphabetic)
 }
 
 /// The chunk keys of a page: all a learner needs of it (no chunk's text or nodes kept, so a
@@ -159,15 +194,25 @@ fn walk_chunks(
     // out (the current menu item's class, `postid-…` differ between pages of a template).
     let mut path = vec![0u64; n];
     let mut enc = Encoder::new();
+    // Siblings mostly share their tag: the last element's path is kept.
+    let mut last: Option<(u64, &LocalName, u64)> = None;
     for id in doc.ids() {
         if let Some(e) = doc.element(id) {
             let parent = doc.parent(id).map_or(0, |p| path[p.index()]);
-            path[id.index()] = enc.start().u64(parent).last_str(&e.name.local).finish();
+            path[id.index()] = match last {
+                Some((p, name, h)) if p == parent && *name == e.name.local => h,
+                _ => {
+                    let h = enc.start().u64(parent).last_str(&e.name.local).finish();
+                    last = Some((parent, &e.name.local, h));
+                    h
+                }
+            };
         }
     }
     let mut occurrences: FxHashMap<(u64, u64), u32> = FxHashMap::default();
     let mut raw = String::new();
     let mut text = String::new();
+    let (mut last_text, mut last_hash) = (String::new(), None);
     let mut nodes: Vec<NodeId> = Vec::new();
     // Open boundary elements (id, subtree end); the root is the outermost block.
     let mut open: Vec<(NodeId, u32)> = vec![(root, doc.node(root).end.0)];
@@ -185,7 +230,16 @@ fn walk_chunks(
             nodes.clear();
             return;
         }
-        let text_hash = stable_hash(&text);
+        // Dense pages repeat a chunk's text (a word per cell or item): its hash is kept.
+        let text_hash = match last_hash {
+            Some(h) if last_text == text => h,
+            _ => {
+                let h = stable_hash(&text);
+                last_text.clone_from(&text);
+                last_hash = Some(h);
+                h
+            }
+        };
         let block_path = match chunking.keys {
             ChunkKeys::TextPath | ChunkKeys::TextPathOccurrence => path[block.index()],
             ChunkKeys::Text | ChunkKeys::TextOccurrence => 0,

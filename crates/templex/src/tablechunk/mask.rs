@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::chunking::Chunk;
+use super::chunking::{Chunk, MaskChunk};
 use super::text::has_visible_text;
 use crate::dom::{Document, NodeId};
 
@@ -60,11 +60,18 @@ pub(crate) fn template_share(chunks: &[(Chunk, bool)]) -> f64 {
     }
 }
 
-/// The node mask of classified chunks under `rules` (see
+/// The node mask of a page's chunks under `rules`, `verdicts[i]` saying whether chunk i is
+/// template and `nodes` holding their node ranges (see
 /// [`TableChunkModel::template_mask`](super::TableChunkModel::template_mask)).
-pub(crate) fn chunk_mask(doc: &Document, chunks: &[(Chunk, bool)], rules: &MaskRules) -> Vec<bool> {
+pub(crate) fn chunk_mask(
+    doc: &Document,
+    chunks: &[MaskChunk],
+    verdicts: &[bool],
+    nodes: &[NodeId],
+    rules: &MaskRules,
+) -> Vec<bool> {
     let n = doc.len();
-    if !chunks.iter().any(|(_, t)| *t) {
+    if !verdicts.iter().any(|t| *t) {
         // No template chunk, no evidence: not even the scripts under <body> are template
         // (a page of another template, a model learned from too few pages).
         return vec![false; n];
@@ -72,15 +79,16 @@ pub(crate) fn chunk_mask(doc: &Document, chunks: &[(Chunk, bool)], rules: &MaskR
     // Per node: holds evidence (chunk text), and all of it template (bottom-up).
     let mut has_chunk = vec![false; n];
     let mut all_template = vec![true; n];
-    for (c, t) in chunks {
-        if rules.letterless_neutral && !c.has_letter() {
+    for (c, t) in chunks.iter().zip(verdicts) {
+        let c_nodes = nodes.get(c.nodes.clone()).unwrap_or_default();
+        if rules.letterless_neutral && !c.letter {
             continue;
         }
-        if rules.image_chunks_template_only && !*t && c.nodes.iter().all(|n| doc.text(*n).is_none())
+        if rules.image_chunks_template_only && !*t && c_nodes.iter().all(|n| doc.text(*n).is_none())
         {
             continue;
         }
-        for id in &c.nodes {
+        for id in c_nodes {
             if let Some(i) = has_chunk.get_mut(id.index()) {
                 *i = true;
                 all_template[id.index()] &= *t;

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::chunking::{Chunk, Chunking, KEY_SCHEME, page_chunks, page_keys};
+use super::chunking::{Chunk, Chunking, KEY_SCHEME, page_chunks, page_keys, page_mask_chunks};
 use super::mask::{MaskRules, chunk_mask, template_share};
 use crate::dom::Document;
 use crate::pagelevel::sitelevel::{SiteLevel, df_threshold};
@@ -173,8 +173,9 @@ impl TableChunkModel {
     /// nothing is when none of the page's chunks is. The model's [`MaskRules`] refine this (on by default): letter-less chunks are no
     /// evidence, and layout wrappers with a template child are template.
     pub fn template_mask(&self, doc: &Document) -> Vec<bool> {
-        let chunks = self.classify(doc);
-        chunk_mask(doc, &chunks, &self.rules)
+        let (chunks, nodes) = page_mask_chunks(doc, &self.chunking);
+        let template = self.template_flags(chunks.iter().map(|c| c.key));
+        chunk_mask(doc, &chunks, &template, &nodes, &self.rules)
     }
 
     /// The share of the page's chunk text (in characters) that is template: the paper's
