@@ -101,15 +101,17 @@ pub(super) fn is_link_cluster(words: u32, link_words: u32) -> bool {
 }
 
 pub(super) fn is_comment_section(doc: &Document, id: NodeId) -> bool {
+    // (Most elements have no attribute: asked of every node, the names are not split.)
     doc.element(id).is_some_and(|e| {
-        e.id().is_some_and(|v| contains_ignore_case(v, "comment"))
-            || e.classes().any(|c| {
-                ["comments", "comment-list", "commentlist", "comment-respond"]
-                    .iter()
-                    .any(|n| c.eq_ignore_ascii_case(n))
-                    || c.get(..9)
-                        .is_some_and(|p| p.eq_ignore_ascii_case("comments-"))
-            })
+        !e.attrs.is_empty()
+            && (e.id().is_some_and(|v| contains_ignore_case(v, "comment"))
+                || e.classes().any(|c| {
+                    ["comments", "comment-list", "commentlist", "comment-respond"]
+                        .iter()
+                        .any(|n| c.eq_ignore_ascii_case(n))
+                        || c.get(..9)
+                            .is_some_and(|p| p.eq_ignore_ascii_case("comments-"))
+                }))
     })
 }
 

@@ -60,8 +60,13 @@ impl<'d> MapIndex<'d> {
                 NodeData::Element(e) => {
                     kind[i] = Kind::Element;
                     key[i] = FxBuildHasher.hash_one(&e.name.local);
-                    id_hash[i] = e.id().map_or(0, |s| FxBuildHasher.hash_one(s));
                     let start = sets.len() as u32;
+                    if e.attrs.is_empty() {
+                        // No id, no classes, no other attributes (most nodes of dense pages).
+                        set_off[i] = (start, start, start);
+                        continue;
+                    }
+                    id_hash[i] = e.id().map_or(0, |s| FxBuildHasher.hash_one(s));
                     sets.extend(e.classes().map(|c| FxBuildHasher.hash_one(c)));
                     sets[start as usize..].sort_unstable();
                     let mid = sets.len() as u32;
