@@ -102,32 +102,16 @@ impl Document {
             }
         }
         // Reverse document order visits children before parents: label, then the trimmed
-        // text (text nodes have no children), or the children's subtree hashes. A leaf's
-        // hash depends on its label and text alone, and dense pages repeat their leaves
-        // (list items of one word, empty cells): the last leaf's hash is kept.
-        let mut last_leaf: Option<(u64, &str, u64)> = None;
+        // text (text nodes have no children), or the children's subtree hashes.
         for id in self.ids().rev() {
-            let i = id.index();
-            let text = match &self.node(id).data {
-                NodeData::Text(r) => self.text[r.clone()].trim(),
-                _ => "",
-            };
-            if self.node(id).end.index() == i + 1 {
-                subtree[i] = match last_leaf {
-                    Some((l, t, h)) if l == label[i] && t == text => h,
-                    _ => {
-                        let h = enc.start().u64(label[i]).last_str(text).finish();
-                        last_leaf = Some((label[i], text, h));
-                        h
-                    }
-                };
-                continue;
+            enc.start().u64(label[id.index()]);
+            if let NodeData::Text(r) = &self.node(id).data {
+                enc.last_str(self.text[r.clone()].trim());
             }
-            enc.start().u64(label[i]).last_str(text);
             for c in self.children(id) {
                 enc.u64(subtree[c.index()]);
             }
-            subtree[i] = enc.finish();
+            subtree[id.index()] = enc.finish();
         }
         (label, path, subtree)
     }
