@@ -312,6 +312,16 @@ pub(crate) struct Sink {
     /// An element to insert where the tree builder puts its next comment (see
     /// [`Sink::insert_flat`]).
     flat: RefCell<Option<(QualName, Vec<Attribute>)>>,
+    /// The element last inserted through [`Sink::insert_flat`].
+    flat_id: Cell<u32>,
+    /// Where the tree builder would put a comment now, when the sink knows it: the parent
+    /// of the last node inserted, when that was text with a character other than
+    /// whitespace, or a flat element, appended as a last child, and nothing happened
+    /// since (see [`Sink::known_insertion`]).
+    insertion: Cell<Option<u32>>,
+    /// Whether [`Sink::insert_flat`] uses a known insertion place (tests compare it with
+    /// the comment token).
+    pub(crate) flat_shortcut: bool,
     quirks: Cell<QuirksMode>,
     /// Lent by `elem_name` for non-element handles, which html5ever never asks about.
     dummy_name: QualName,
@@ -345,6 +355,9 @@ impl Default for Sink {
         Sink {
             tree: RefCell::new(tree),
             flat: RefCell::new(None),
+            flat_id: Cell::new(NONE),
+            insertion: Cell::new(None),
+            flat_shortcut: true,
             max_nodes: usize::MAX,
             deadline: None,
             stop: Cell::new(None),
@@ -390,9 +403,27 @@ impl Sink {
         attrs: Vec<Attribute>,
         send_comment: impl FnOnce(),
     ) -> bool {
+        if let Some(parent) = self.insertion.get().filter(|_| self.flat_shortcut) {
+            let h = self.new_element(name, attrs);
+            self.tree.borrow_mut().append_child(parent, h.id);
+            return true;
+        }
         self.flat.replace(Some((name, attrs)));
         send_comment();
         self.flat.take().is_none()
+    }
+
+    /// Forget where the next comment would go: the tree builder is about to process a
+    /// token (the emitter calls this before each).
+    ///
+    /// The place is known only after a token whose last effect was to append
+    /// non-whitespace text (or after a flat element): in every insertion mode that
+    /// appends such text as the current node's last child, a comment goes to the current
+    /// node too, and the mode no longer differs for it (`after body` and `after after
+    /// body` send comments elsewhere, but switch to `in body` for such text). So a flat
+    /// element then needs no comment token through the tree builder.
+    pub(crate) fn forget_insertion(&self) {
+        self.insertion.set(None);
     }
 
     /// The same sink, stopping at `budget`'s node and time limits (the clock started at
@@ -466,6 +497,7 @@ impl TreeSink for Sink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
+        self.insertion.set(None);
         let handle = self.new_element(name, attrs);
         if flags.template {
             // A fragment: never in the tree itself (see `Tree::templates`).
@@ -476,8 +508,11 @@ impl TreeSink for Sink {
     }
 
     fn create_comment(&self, text: StrTendril) -> Handle {
+        self.insertion.set(None);
         if let Some((name, attrs)) = self.flat.take() {
-            return self.new_element(name, attrs);
+            let h = self.new_element(name, attrs);
+            self.flat_id.set(h.id);
+            return h;
         }
         let mut tree = self.tree.borrow_mut();
         let start = tree.text.len();
@@ -491,6 +526,7 @@ impl TreeSink for Sink {
     }
 
     fn create_pi(&self, target: StrTendril, data: StrTendril) -> Handle {
+        self.insertion.set(None);
         Handle {
             id: self.new_node(NodeData::ProcessingInstruction(Box::new(
                 ProcessingInstruction {
@@ -504,16 +540,22 @@ impl TreeSink for Sink {
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
         let mut tree = self.tree.borrow_mut();
-        match child {
-            NodeOrText::AppendNode(h) => tree.append_child(parent.id, h.id),
+        let known = match child {
+            NodeOrText::AppendNode(h) => {
+                tree.append_child(parent.id, h.id);
+                h.id == self.flat_id.get()
+            }
             NodeOrText::AppendText(text) => {
                 let last = tree.links[parent.id as usize].last_child;
                 if !tree.try_merge_text(last, &text) {
                     let id = tree.push_text(&text);
                     tree.append_child(parent.id, id);
                 }
+                text.bytes()
+                    .any(|b| !matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
             }
-        }
+        };
+        self.insertion.set(known.then_some(parent.id));
     }
 
     fn append_based_on_parent_node(
@@ -528,6 +570,8 @@ impl TreeSink for Sink {
         } else {
             self.append(prev_element, child);
         }
+        // Foster parenting: a comment would not go there.
+        self.insertion.set(None);
     }
 
     fn append_doctype_to_document(
@@ -536,6 +580,7 @@ impl TreeSink for Sink {
         public_id: StrTendril,
         system_id: StrTendril,
     ) {
+        self.insertion.set(None);
         let id = self.new_node(NodeData::Doctype(Box::new(Doctype {
             name: name.as_ref().into(),
             public_id: public_id.as_ref().into(),
@@ -545,6 +590,7 @@ impl TreeSink for Sink {
     }
 
     fn get_template_contents(&self, target: &Handle) -> Handle {
+        self.insertion.set(None);
         let tree = self.tree.borrow();
         let id = match tree.templates.binary_search_by_key(&target.id, |t| t.0) {
             Ok(i) => tree.templates[i].1,
@@ -563,6 +609,7 @@ impl TreeSink for Sink {
     }
 
     fn append_before_sibling(&self, sibling: &Handle, new_node: NodeOrText<Handle>) {
+        self.insertion.set(None);
         let mut tree = self.tree.borrow_mut();
         match new_node {
             NodeOrText::AppendNode(h) => tree.insert_before(sibling.id, h.id),
@@ -577,6 +624,7 @@ impl TreeSink for Sink {
     }
 
     fn add_attrs_if_missing(&self, target: &Handle, new: Vec<Attribute>) {
+        self.insertion.set(None);
         let mut tree = self.tree.borrow_mut();
         if let NodeData::Element(e) = &mut tree.nodes[target.id as usize].data {
             for a in new {
@@ -588,10 +636,12 @@ impl TreeSink for Sink {
     }
 
     fn remove_from_parent(&self, target: &Handle) {
+        self.insertion.set(None);
         self.tree.borrow_mut().detach(target.id);
     }
 
     fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
+        self.insertion.set(None);
         let mut tree = self.tree.borrow_mut();
         let mut child = tree.links[node.id as usize].first_child;
         while child != NONE {

@@ -679,3 +679,61 @@ proptest! {
         assert_sink_matches_rcdom(&html);
     }
 }
+
+/// A page parsed past the depth limit, with and without the known insertion place for
+/// flat elements (see `Sink::forget_insertion`), the difference if any.
+fn flat_shortcut_difference(html: &str) -> Option<String> {
+    let parse = |shortcut: bool| {
+        let mut sink = super::sink::Sink::for_input(html.len());
+        sink.flat_shortcut = shortcut;
+        super::tokenize::parse_document(sink, html, false).0
+    };
+    first_difference(&parse(false), &parse(true))
+}
+
+/// Elements past the depth limit go where the tree builder would put a comment; after
+/// text, the sink knows where that is without asking. Every insertion mode and every way
+/// the tree builder moves nodes must leave the same tree either way.
+#[test]
+fn flat_elements_go_where_a_comment_would() {
+    // Past the limit, and long enough past it for the depth guard to count the stack again
+    // (a count at the limit makes the next end tag no reason to open elements again).
+    let deep = "<div>".repeat(1100);
+    for tail in [
+        "x<span>y<ul><li>z",
+        "x<table>y<tr><td>z<div>w",
+        "x<b>y<i>z</b>w<div>v",
+        // `after body` and `after after body` put comments elsewhere than whitespace.
+        "x</body> <div>y</body> <div>z</body> <div>",
+        "x</body>y<div>z</body>w<div>v</html> <p>w</html> <div>u",
+        "<template>x<div>y</template>z<div>",
+        "<svg>x<g>y</svg>z<div>",
+        "<select>x<option>y<div>z",
+        "<table><caption>x<div>y</caption>z<div>",
+        "<table>x<div>y",
+        "<a href=#>x<p>y<a href=#>z<div>w",
+        "x\0<div>y\0",
+        "<pre>\nx<div>\ny",
+    ] {
+        let html = format!("<body>{deep}{tail}");
+        assert_eq!(flat_shortcut_difference(&html), None, "{tail}");
+    }
+    // The shapes it is for: unclosed elements, each after text, at the limit.
+    for unit in ["<div>x", "<ul><li>x", "<span>x", "<table><tr><td>x"] {
+        let html = format!("<body>{}", unit.repeat(600));
+        assert_eq!(flat_shortcut_difference(&html), None, "{unit}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn flat_elements_go_where_a_comment_would_on_tag_soup(
+        depth in 505usize..1100,
+        html in tokenizer_soup(),
+    ) {
+        let page = format!("<body>{}{html}{html}", "<div>".repeat(depth));
+        prop_assert_eq!(flat_shortcut_difference(&page), None);
+    }
+}
