@@ -317,7 +317,7 @@ pub(crate) struct Sink {
     /// Where the tree builder would put a comment now, when the sink knows it: the parent
     /// of the last node inserted, when that was text with a character other than
     /// whitespace, or a flat element, appended as a last child, and nothing happened
-    /// since (see [`Sink::known_insertion`]).
+    /// since (see [`Sink::forget_insertion`]).
     insertion: Cell<Option<u32>>,
     /// Whether [`Sink::insert_flat`] uses a known insertion place (tests compare it with
     /// the comment token).
@@ -327,8 +327,8 @@ pub(crate) struct Sink {
     dummy_name: QualName,
     /// One shared name per distinct element name (a page has a few dozen).
     names: RefCell<FxHashMap<QualName, Rc<QualName>>>,
-    /// The names met last, by their local name's atom: most elements hit it, and hashing
-    /// a whole `QualName` into the map cost about a sixth of a dense page's parse.
+    /// The names met last, by their local name's atom: most elements hit it, without
+    /// hashing a whole `QualName` into the map (1.7–3.5 % of a dense page's parse).
     recent: RefCell<[Option<Rc<QualName>>; RECENT]>,
 }
 
