@@ -319,8 +319,12 @@ pub(crate) struct Sink {
     /// whitespace, or a flat element, appended as a last child, and nothing happened
     /// since (see [`Sink::forget_insertion`]).
     insertion: Cell<Option<u32>>,
-    /// Whether [`Sink::insert_flat`] uses a known insertion place (tests compare it with
-    /// the comment token).
+    /// Where the tree builder would put text (without NULs, not all whitespace) now, when
+    /// the sink knows it: the parent of the last text the tree builder appended, when
+    /// nothing but known insertions happened since (see [`Sink::append_known_text`]).
+    text_place: Cell<Option<u32>>,
+    /// Whether [`Sink::insert_flat`] and [`Sink::append_known_text`] use a known place (tests
+    /// compare them with sending the tree builder a token).
     pub(crate) flat_shortcut: bool,
     quirks: Cell<QuirksMode>,
     /// Lent by `elem_name` for non-element handles, which html5ever never asks about.
@@ -357,6 +361,7 @@ impl Default for Sink {
             flat: RefCell::new(None),
             flat_id: Cell::new(NONE),
             insertion: Cell::new(None),
+            text_place: Cell::new(None),
             flat_shortcut: true,
             max_nodes: usize::MAX,
             deadline: None,
@@ -367,6 +372,12 @@ impl Default for Sink {
             recent: RefCell::default(),
         }
     }
+}
+
+/// Whether `text` has a character other than HTML whitespace.
+fn has_non_whitespace(text: &str) -> bool {
+    text.bytes()
+        .any(|b| !matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
 }
 
 /// An attribute as the arena keeps it.
@@ -413,8 +424,8 @@ impl Sink {
         self.flat.take().is_none()
     }
 
-    /// Forget where the next comment would go: the tree builder is about to process a
-    /// token (the emitter calls this before each).
+    /// Forget where the next comment and the next text would go: the tree builder is
+    /// about to process a token (the emitter calls this before each).
     ///
     /// The place is known only after a token whose last effect was to append
     /// non-whitespace text (or after a flat element): in every insertion mode that
@@ -424,6 +435,37 @@ impl Sink {
     /// element then needs no comment token through the tree builder.
     pub(crate) fn forget_insertion(&self) {
         self.insertion.set(None);
+        self.text_place.set(None);
+    }
+
+    /// Whether the sink knows where the tree builder would put text now.
+    pub(crate) fn knows_text_place(&self) -> bool {
+        self.flat_shortcut && self.text_place.get().is_some()
+    }
+
+    /// Append `text` where the tree builder would, without a token, if the sink knows the
+    /// place and the text is not all whitespace; whether it did.
+    ///
+    /// The place is known after the tree builder appended such text as a last child, when
+    /// only flat elements and known text came since: none of them tells the tree builder
+    /// anything, so its state is what it was after that text, and the same text again
+    /// would go the same way (its active formatting elements already reconstructed,
+    /// `frameset-ok` already off). Pages past the depth limit alternate text and flat
+    /// elements, and each text token cost the tree builder as much as building its node.
+    pub(crate) fn append_known_text(&self, text: &str) -> bool {
+        let Some(parent) = self.text_place.get().filter(|_| self.flat_shortcut) else {
+            return false;
+        };
+        if !has_non_whitespace(text) {
+            return false;
+        }
+        let mut tree = self.tree.borrow_mut();
+        let last = tree.links[parent as usize].last_child;
+        if !tree.try_merge_text(last, text) {
+            let id = tree.push_text(text);
+            tree.append_child(parent, id);
+        }
+        true
     }
 
     /// The same sink, stopping at `budget`'s node and time limits (the clock started at
@@ -497,7 +539,7 @@ impl TreeSink for Sink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
-        self.insertion.set(None);
+        self.forget_insertion();
         let handle = self.new_element(name, attrs);
         if flags.template {
             // A fragment: never in the tree itself (see `Tree::templates`).
@@ -508,7 +550,7 @@ impl TreeSink for Sink {
     }
 
     fn create_comment(&self, text: StrTendril) -> Handle {
-        self.insertion.set(None);
+        self.forget_insertion();
         if let Some((name, attrs)) = self.flat.take() {
             let h = self.new_element(name, attrs);
             self.flat_id.set(h.id);
@@ -526,7 +568,7 @@ impl TreeSink for Sink {
     }
 
     fn create_pi(&self, target: StrTendril, data: StrTendril) -> Handle {
-        self.insertion.set(None);
+        self.forget_insertion();
         Handle {
             id: self.new_node(NodeData::ProcessingInstruction(Box::new(
                 ProcessingInstruction {
@@ -540,10 +582,10 @@ impl TreeSink for Sink {
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
         let mut tree = self.tree.borrow_mut();
-        let known = match child {
+        let (known, text_known) = match child {
             NodeOrText::AppendNode(h) => {
                 tree.append_child(parent.id, h.id);
-                h.id == self.flat_id.get()
+                (h.id == self.flat_id.get(), false)
             }
             NodeOrText::AppendText(text) => {
                 let last = tree.links[parent.id as usize].last_child;
@@ -551,11 +593,14 @@ impl TreeSink for Sink {
                     let id = tree.push_text(&text);
                     tree.append_child(parent.id, id);
                 }
-                text.bytes()
-                    .any(|b| !matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '))
+                let known = has_non_whitespace(&text);
+                (known, known)
             }
         };
         self.insertion.set(known.then_some(parent.id));
+        // A comment goes where a flat element went, but text may not (in a table, text
+        // is foster-parented): only text tells where text goes.
+        self.text_place.set(text_known.then_some(parent.id));
     }
 
     fn append_based_on_parent_node(
@@ -571,7 +616,7 @@ impl TreeSink for Sink {
             self.append(prev_element, child);
         }
         // Foster parenting: a comment would not go there.
-        self.insertion.set(None);
+        self.forget_insertion();
     }
 
     fn append_doctype_to_document(
@@ -580,7 +625,7 @@ impl TreeSink for Sink {
         public_id: StrTendril,
         system_id: StrTendril,
     ) {
-        self.insertion.set(None);
+        self.forget_insertion();
         let id = self.new_node(NodeData::Doctype(Box::new(Doctype {
             name: name.as_ref().into(),
             public_id: public_id.as_ref().into(),
@@ -590,7 +635,7 @@ impl TreeSink for Sink {
     }
 
     fn get_template_contents(&self, target: &Handle) -> Handle {
-        self.insertion.set(None);
+        self.forget_insertion();
         let tree = self.tree.borrow();
         let id = match tree.templates.binary_search_by_key(&target.id, |t| t.0) {
             Ok(i) => tree.templates[i].1,
@@ -609,7 +654,7 @@ impl TreeSink for Sink {
     }
 
     fn append_before_sibling(&self, sibling: &Handle, new_node: NodeOrText<Handle>) {
-        self.insertion.set(None);
+        self.forget_insertion();
         let mut tree = self.tree.borrow_mut();
         match new_node {
             NodeOrText::AppendNode(h) => tree.insert_before(sibling.id, h.id),
@@ -624,7 +669,7 @@ impl TreeSink for Sink {
     }
 
     fn add_attrs_if_missing(&self, target: &Handle, new: Vec<Attribute>) {
-        self.insertion.set(None);
+        self.forget_insertion();
         let mut tree = self.tree.borrow_mut();
         if let NodeData::Element(e) = &mut tree.nodes[target.id as usize].data {
             for a in new {
@@ -636,12 +681,12 @@ impl TreeSink for Sink {
     }
 
     fn remove_from_parent(&self, target: &Handle) {
-        self.insertion.set(None);
+        self.forget_insertion();
         self.tree.borrow_mut().detach(target.id);
     }
 
     fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
-        self.insertion.set(None);
+        self.forget_insertion();
         let mut tree = self.tree.borrow_mut();
         let mut child = tree.links[node.id as usize].first_child;
         while child != NONE {

@@ -680,8 +680,8 @@ proptest! {
     }
 }
 
-/// A page parsed past the depth limit, with and without the known insertion place for
-/// flat elements (see `Sink::forget_insertion`), the difference if any.
+/// A page parsed past the depth limit, with and without the known places of flat elements
+/// and text (see `Sink::forget_insertion`), the difference if any.
 fn flat_shortcut_difference(html: &str) -> Option<String> {
     let parse = |shortcut: bool| {
         let mut sink = super::sink::Sink::for_input(html.len());
@@ -692,13 +692,11 @@ fn flat_shortcut_difference(html: &str) -> Option<String> {
 }
 
 /// Elements past the depth limit go where the tree builder would put a comment; after
-/// text, the sink knows where that is without asking. Every insertion mode and every way
-/// the tree builder moves nodes must leave the same tree either way.
+/// text, the sink knows where that is without asking, and where more text would go. Every
+/// insertion mode and every way the tree builder moves nodes must leave the same tree
+/// either way.
 #[test]
 fn flat_elements_go_where_a_comment_would() {
-    // Past the limit, and long enough past it for the depth guard to count the stack again
-    // (a count at the limit makes the next end tag no reason to open elements again).
-    let deep = "<div>".repeat(1100);
     for tail in [
         "x<span>y<ul><li>z",
         "x<table>y<tr><td>z<div>w",
@@ -711,12 +709,21 @@ fn flat_elements_go_where_a_comment_would() {
         "<select>x<option>y<div>z",
         "<table><caption>x<div>y</caption>z<div>",
         "<table>x<div>y",
+        "<table><div>x<div>y<div>z",
+        "<table><tr>x<div>y<td>z<div>w",
+        "<b><table>x<div>y</table>z<div>w",
         "<a href=#>x<p>y<a href=#>z<div>w",
         "x\0<div>y\0",
         "<pre>\nx<div>\ny",
     ] {
-        let html = format!("<body>{deep}{tail}");
-        assert_eq!(flat_shortcut_difference(&html), None, "{tail}");
+        // Just below the limit (the tail's tables and formatting elements open, what
+        // follows them is flat), and long enough past it for the depth guard to count the
+        // stack again (a count at the limit makes the next end tag no reason to open
+        // elements again).
+        for depth in [505, 507, 509, 1100] {
+            let html = format!("<body>{}{tail}", "<div>".repeat(depth));
+            assert_eq!(flat_shortcut_difference(&html), None, "{depth} {tail}");
+        }
     }
     // Found by the tag soups below when the emitter did not forget the place before each
     // token (end tags pop the stack without a word to the sink).

@@ -268,15 +268,10 @@ impl<'a> TreeEmitter<'a> {
     /// Send a token; returns the tokenizer state the tree builder asks for. Once a budget
     /// has run out, nothing is sent.
     fn send(&mut self, token: Token) -> Option<State> {
+        if !self.tick() {
+            return None;
+        }
         let sink = &self.builder.sink;
-        if sink.stop.get().is_some() {
-            return None;
-        }
-        self.sent += 1;
-        if self.sent % 1024 == 0 && sink.deadline.is_some_and(|d| std::time::Instant::now() > d) {
-            sink.stop.set(Some(Stop::Time));
-            return None;
-        }
         sink.forget_insertion();
         match self.builder.process_token(token, 0) {
             TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
@@ -293,9 +288,36 @@ impl<'a> TreeEmitter<'a> {
         }
     }
 
+    /// Count a token (the clock is read every 1,024); whether the parse goes on (no budget
+    /// has run out).
+    fn tick(&mut self) -> bool {
+        let sink = &self.builder.sink;
+        if sink.stop.get().is_some() {
+            return false;
+        }
+        self.sent += 1;
+        if self.sent % 1024 == 0 && sink.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            sink.stop.set(Some(Stop::Time));
+            return false;
+        }
+        true
+    }
+
     fn flush_chars(&mut self) {
         if self.chars.is_empty() {
             return;
+        }
+        // Text the sink knows the place of needs no token (see `Sink::append_known_text`);
+        // NULs are the tree builder's to decide.
+        if memchr::memchr(0, &self.chars).is_none()
+            && self.builder.sink.knows_text_place()
+            && self.tick()
+        {
+            let sink = &self.builder.sink;
+            if sink.append_known_text(&text(&self.chars)) {
+                self.chars.clear();
+                return;
+            }
         }
         let chars = std::mem::take(&mut self.chars);
         // The tokenizer passes U+0000 through only where the tree builder decides what it
@@ -408,10 +430,10 @@ impl Emitter for TreeEmitter<'_> {
         }
         let name = local_name(&self.name);
         if start && self.depth.too_deep(self.builder, &name, self.self_closing) {
-            let builder = self.builder;
-            if builder.sink.stop.get().is_some() {
+            if !self.tick() {
                 return None;
             }
+            let builder = self.builder;
             let attrs = self.attrs.drain(..).collect();
             builder
                 .sink
