@@ -79,6 +79,15 @@ impl Tree {
         (self.nodes.len() - 1) as u32
     }
 
+    /// Append `text` as `parent`'s last child, joining a text node that is last already.
+    fn append_text(&mut self, parent: u32, text: &str) {
+        let last = self.links[parent as usize].last_child;
+        if !self.try_merge_text(last, text) {
+            let id = self.push_text(text);
+            self.append_child(parent, id);
+        }
+    }
+
     fn push_text(&mut self, text: &str) -> u32 {
         let start = self.text.len();
         self.text.push_str(text);
@@ -314,15 +323,9 @@ pub(crate) struct Sink {
     flat: RefCell<Option<(QualName, Vec<Attribute>)>>,
     /// The element last inserted through [`Sink::insert_flat`].
     flat_id: Cell<u32>,
-    /// Where the tree builder would put a comment now, when the sink knows it: the parent
-    /// of the last node inserted, when that was text with a character other than
-    /// whitespace, or a flat element, appended as a last child, and nothing happened
-    /// since (see [`Sink::forget_insertion`]).
-    insertion: Cell<Option<u32>>,
-    /// Where the tree builder would put text (without NULs, not all whitespace) now, when
-    /// the sink knows it: the parent of the last text the tree builder appended, when
-    /// nothing but known insertions happened since (see [`Sink::append_known_text`]).
-    text_place: Cell<Option<u32>>,
+    /// Where the tree builder would put its next node, when the sink knows it (see
+    /// [`Sink::forget_insertion`]).
+    place: Cell<Option<Place>>,
     /// Whether [`Sink::insert_flat`] and [`Sink::append_known_text`] use a known place (tests
     /// compare them with sending the tree builder a token).
     pub(crate) flat_shortcut: bool,
@@ -334,6 +337,20 @@ pub(crate) struct Sink {
     /// The names met last, by their local name's atom: most elements hit it, without
     /// hashing a whole `QualName` into the map (1.7–3.5 % of a dense page's parse).
     recent: RefCell<[Option<Rc<QualName>>; RECENT]>,
+}
+
+/// Where the tree builder would put its next node: the parent of the last node inserted,
+/// when that was text with a character other than whitespace, or a flat element, appended
+/// as a last child, and nothing happened since.
+#[derive(Clone, Copy)]
+struct Place {
+    parent: u32,
+    /// Text (without NULs, not all whitespace) would go there too: the last node the tree
+    /// builder inserted there was such text, and only flat elements and known text came
+    /// since (see [`Sink::append_known_text`]). A comment goes where a flat element went,
+    /// but text may not (in a table, text is foster-parented): only text tells where text
+    /// goes.
+    text: bool,
 }
 
 /// Slots of [`Sink::recent`].
@@ -360,8 +377,7 @@ impl Default for Sink {
             tree: RefCell::new(tree),
             flat: RefCell::new(None),
             flat_id: Cell::new(NONE),
-            insertion: Cell::new(None),
-            text_place: Cell::new(None),
+            place: Cell::new(None),
             flat_shortcut: true,
             max_nodes: usize::MAX,
             deadline: None,
@@ -414,9 +430,9 @@ impl Sink {
         attrs: Vec<Attribute>,
         send_comment: impl FnOnce(),
     ) -> bool {
-        if let Some(parent) = self.insertion.get().filter(|_| self.flat_shortcut) {
+        if let Some(place) = self.place.get().filter(|_| self.flat_shortcut) {
             let h = self.new_element(name, attrs);
-            self.tree.borrow_mut().append_child(parent, h.id);
+            self.tree.borrow_mut().append_child(place.parent, h.id);
             return true;
         }
         self.flat.replace(Some((name, attrs)));
@@ -434,13 +450,20 @@ impl Sink {
     /// body` send comments elsewhere, but switch to `in body` for such text). So a flat
     /// element then needs no comment token through the tree builder.
     pub(crate) fn forget_insertion(&self) {
-        self.insertion.set(None);
-        self.text_place.set(None);
+        self.place.set(None);
+    }
+
+    /// Where the tree builder would put text now, if the sink knows it.
+    fn text_place(&self) -> Option<u32> {
+        self.place
+            .get()
+            .filter(|p| p.text && self.flat_shortcut)
+            .map(|p| p.parent)
     }
 
     /// Whether the sink knows where the tree builder would put text now.
     pub(crate) fn knows_text_place(&self) -> bool {
-        self.flat_shortcut && self.text_place.get().is_some()
+        self.text_place().is_some()
     }
 
     /// Append `text` where the tree builder would, without a token, if the sink knows the
@@ -453,18 +476,13 @@ impl Sink {
     /// `frameset-ok` already off). Pages past the depth limit alternate text and flat
     /// elements, and each text token cost the tree builder as much as building its node.
     pub(crate) fn append_known_text(&self, text: &str) -> bool {
-        let Some(parent) = self.text_place.get().filter(|_| self.flat_shortcut) else {
+        let Some(parent) = self.text_place() else {
             return false;
         };
         if !has_non_whitespace(text) {
             return false;
         }
-        let mut tree = self.tree.borrow_mut();
-        let last = tree.links[parent as usize].last_child;
-        if !tree.try_merge_text(last, text) {
-            let id = tree.push_text(text);
-            tree.append_child(parent, id);
-        }
+        self.tree.borrow_mut().append_text(parent, text);
         true
     }
 
@@ -582,25 +600,21 @@ impl TreeSink for Sink {
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
         let mut tree = self.tree.borrow_mut();
-        let (known, text_known) = match child {
+        let (known, text) = match child {
             NodeOrText::AppendNode(h) => {
                 tree.append_child(parent.id, h.id);
                 (h.id == self.flat_id.get(), false)
             }
             NodeOrText::AppendText(text) => {
-                let last = tree.links[parent.id as usize].last_child;
-                if !tree.try_merge_text(last, &text) {
-                    let id = tree.push_text(&text);
-                    tree.append_child(parent.id, id);
-                }
+                tree.append_text(parent.id, &text);
                 let known = has_non_whitespace(&text);
                 (known, known)
             }
         };
-        self.insertion.set(known.then_some(parent.id));
-        // A comment goes where a flat element went, but text may not (in a table, text
-        // is foster-parented): only text tells where text goes.
-        self.text_place.set(text_known.then_some(parent.id));
+        self.place.set(known.then_some(Place {
+            parent: parent.id,
+            text,
+        }));
     }
 
     fn append_based_on_parent_node(
