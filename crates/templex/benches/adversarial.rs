@@ -13,7 +13,9 @@
 //! TEMPLEX_DATA if they are not at `../shared/data`), else the bundled example site. Every
 //! shape should be within 5× of typical per megabyte, and none over 1 s at 10 MB. The
 //! table also gives each page's density (thousands of nodes per megabyte) and the worst
-//! stage's ratio to typical per node.
+//! stage's ratio to typical per node. With `--repeat N`, N rounds each time the typical
+//! pages and then every shape, and every stage keeps its fastest time: typical pages and
+//! shapes are timed through the same spells of a noisy machine.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -127,18 +129,6 @@ fn site_of(body: &str) -> (MemorySource, Url) {
     (site, urls[0].clone())
 }
 
-/// The fastest of `repeat` timings of each stage on one page (a single run of a dense page
-/// moves by ±15 % with the state of the allocator), and the page's node count.
-fn time_stages_best(page: &str, repeat: usize) -> ([Duration; 5], usize) {
-    let (mut best, nodes) = time_stages(page);
-    for _ in 1..repeat {
-        for (b, t) in best.iter_mut().zip(time_stages(page).0) {
-            *b = (*b).min(t);
-        }
-    }
-    (best, nodes)
-}
-
 /// Time of each stage on one page, and the page's node count (of the lean parse).
 fn time_stages(page: &str) -> ([Duration; 5], usize) {
     let mut out = [Duration::ZERO; 5];
@@ -186,7 +176,7 @@ fn main() {
         .map(|mb: f64| (mb * 1e6) as usize)
         .collect();
 
-    // `--repeat N`: the fastest of N runs of every stage on every page.
+    // `--repeat N`: the fastest of N rounds for every stage on every page.
     let repeat: usize = args
         .iter()
         .position(|a| a == "--repeat")
@@ -216,27 +206,27 @@ fn main() {
         .filter_map(|p| std::fs::read(p).ok())
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .collect();
-    let mut sum = [Duration::ZERO; 5];
-    let (mut bytes, mut nodes) = (0, 0);
-    for page in &typical {
-        let (times, n) = time_stages_best(page, repeat);
-        for (s, t) in sum.iter_mut().zip(times) {
-            *s += t;
-        }
-        bytes += page.len();
-        nodes += n;
-    }
-    let base: Vec<f64> = sum.iter().map(|d| ms_per_mb(*d, bytes)).collect();
+    // `--only a,b`: just the shapes whose names contain one of these (for profiling).
+    let only: Vec<String> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|s| s.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
+    let shapes: Vec<&Shape> = SHAPES
+        .iter()
+        .filter(|(name, _)| only.is_empty() || only.iter().any(|o| name.contains(o.as_str())))
+        .collect();
+    let typical_bytes: usize = typical.iter().map(String::len).sum();
     println!(
         "typical: {} pages, {:.1} MB ({typical_from})\n",
         typical.len(),
-        bytes as f64 / 1e6
+        typical_bytes as f64 / 1e6
     );
     // Dense shapes have many more nodes per byte than typical pages, and most stages cost
     // about the same per node: the last column compares the worst stage per node (per byte
     // for a page sparser than typical).
     let kn_per_mb = |n: usize, b: usize| n as f64 / 1e3 / (b as f64 / 1e6);
-    let base_kn = kn_per_mb(nodes, bytes);
     println!(
         "| shape | MB | k nodes/MB | {} | worst × typical | per node |",
         STAGES
@@ -246,29 +236,50 @@ fn main() {
             .join(" | ")
     );
     println!("|---|---:|---:|{}---:|---:|", "---:|".repeat(STAGES.len()));
-    println!(
-        "| typical pages | {:.1} | {base_kn:.0} | {} | 1.0 | 1.0 |",
-        bytes as f64 / 1e6,
-        base.iter()
-            .map(|v| format!("{v:.1}"))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    );
-    // `--only a,b`: just the shapes whose names contain one of these (for profiling).
-    let only: Vec<String> = args
-        .iter()
-        .position(|a| a == "--only")
-        .and_then(|i| args.get(i + 1))
-        .map(|s| s.split(',').map(str::to_owned).collect())
-        .unwrap_or_default();
     for &size in &sizes {
-        for (name, make) in SHAPES {
-            if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
-                continue;
+        let pages: Vec<String> = shapes.iter().map(|(_, make)| make(size)).collect();
+        // Rounds over the typical pages and every shape in turn, each stage keeping its
+        // fastest time: a machine slower for a while slows typical pages and shapes alike,
+        // so the ratios hold where times of separate passes would not.
+        let mut typical_best = vec![[Duration::MAX; 5]; typical.len()];
+        let mut shape_best = vec![[Duration::MAX; 5]; pages.len()];
+        let (mut typical_nodes, mut shape_nodes) = (0, vec![0; pages.len()]);
+        for round in 0..repeat {
+            for (page, best) in typical.iter().zip(&mut typical_best) {
+                let (t, n) = time_stages(page);
+                keep_fastest(best, t);
+                if round == 0 {
+                    typical_nodes += n;
+                }
             }
-            let page = make(size);
-            let (t, n) = time_stages_best(&page, repeat);
-            let kn = kn_per_mb(n, page.len());
+            for ((page, best), nodes) in pages.iter().zip(&mut shape_best).zip(&mut shape_nodes) {
+                let (t, n) = time_stages(page);
+                keep_fastest(best, t);
+                *nodes = n;
+            }
+        }
+        let mut sum = [Duration::ZERO; 5];
+        for best in &typical_best {
+            for (s, t) in sum.iter_mut().zip(best) {
+                *s += *t;
+            }
+        }
+        let base: Vec<f64> = sum.iter().map(|d| ms_per_mb(*d, typical_bytes)).collect();
+        let base_kn = kn_per_mb(typical_nodes, typical_bytes);
+        println!(
+            "| typical pages | {:.1} | {base_kn:.0} | {} | 1.0 | 1.0 |",
+            typical_bytes as f64 / 1e6,
+            base.iter()
+                .map(|v| format!("{v:.1}"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+        for (((name, _), page), (t, n)) in shapes
+            .iter()
+            .zip(&pages)
+            .zip(shape_best.iter().zip(&shape_nodes))
+        {
+            let kn = kn_per_mb(*n, page.len());
             let per: Vec<f64> = t.iter().map(|d| ms_per_mb(*d, page.len())).collect();
             let worst = per
                 .iter()
@@ -292,5 +303,12 @@ fn main() {
                 }
             );
         }
+    }
+}
+
+/// Keep the faster of each stage's times.
+fn keep_fastest(best: &mut [Duration; 5], t: [Duration; 5]) {
+    for (b, t) in best.iter_mut().zip(t) {
+        *b = (*b).min(t);
     }
 }

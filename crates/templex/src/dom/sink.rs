@@ -211,8 +211,15 @@ impl Tree {
         if !complete {
             fix_ends(&mut nodes);
         }
+        let metas = (0..nodes.len() as u32)
+            .map(NodeId)
+            .filter(|id| {
+                matches!(&nodes[id.index()].data, NodeData::Element(e) if e.is(&local_name!("meta")))
+            })
+            .collect();
         Document {
             nodes,
+            metas,
             text: self.text,
             encoding: encoding_rs::UTF_8,
             encoding_source: EncodingSource::Detected,

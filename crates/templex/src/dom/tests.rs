@@ -35,6 +35,15 @@ fn check_invariants(doc: &Document) {
         }
         assert_eq!(expect, doc.node(id).end.0);
     }
+    // The `<meta>` list says what the nodes say.
+    let metas: Vec<NodeId> = doc
+        .elements()
+        .filter(|e| {
+            doc.element(*e)
+                .is_some_and(|el| el.is(&local_name!("meta")))
+        })
+        .collect();
+    assert_eq!(doc.metas(), metas);
 }
 
 fn element_sequence(doc: &Document) -> Vec<String> {
@@ -61,6 +70,26 @@ fn builds_document_order_tree() {
     assert_eq!(
         doc.dom_path(td),
         "/html[1]/body[1]/table[1]/tbody[1]/tr[1]/td[1]"
+    );
+}
+
+#[test]
+fn metas_lists_every_meta_in_document_order() {
+    // One in the head, one the parser keeps in the body, and one that leaves the SVG it was
+    // written in (a `<meta>` start tag ends foreign content).
+    let doc = parse_str(
+        r#"<head><meta name="a" content="1"><title>T</title></head><body><p>x</p><meta property="og:title" content="Body meta"><svg><meta content="out"/></svg></body>"#,
+    );
+    check_invariants(&doc);
+    let names: Vec<Option<&str>> = doc
+        .metas()
+        .iter()
+        .map(|m| doc.element(*m).and_then(|e| e.attr("content")))
+        .collect();
+    assert_eq!(names, [Some("1"), Some("Body meta"), Some("out")]);
+    assert_eq!(
+        crate::extract::page_title(&doc).as_deref(),
+        Some("Body meta")
     );
 }
 

@@ -135,6 +135,9 @@ pub struct Node {
 #[derive(Debug, Clone)]
 pub struct Document {
     pub(crate) nodes: Vec<Node>,
+    /// The `<meta>` elements, in document order: what a page declares about itself is read
+    /// from them, without a walk over every node.
+    pub(crate) metas: Vec<NodeId>,
     pub(crate) text: String,
     pub(crate) encoding: &'static Encoding,
     pub(crate) encoding_source: EncodingSource,
@@ -323,6 +326,11 @@ impl Document {
             }
         }
         out
+    }
+
+    /// The `<meta>` elements (HTML namespace), in document order.
+    pub fn metas(&self) -> &[NodeId] {
+        &self.metas
     }
 
     /// Element ids in document order.

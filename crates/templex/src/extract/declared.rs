@@ -12,9 +12,10 @@ pub(crate) fn declares_article(doc: &Document) -> bool {
 
 /// The `content` of the first `<meta property="og:…">` of that name.
 pub(super) fn open_graph(doc: &Document, property: &str) -> Option<String> {
-    doc.elements().find_map(|e| {
-        let el = doc.element(e)?;
-        (el.is(&local_name!("meta")) && el.attr("property").is_some_and(|p| p == property))
+    doc.metas().iter().find_map(|e| {
+        let el = doc.element(*e)?;
+        el.attr("property")
+            .is_some_and(|p| p == property)
             .then(|| el.attr("content").map(crate::dom::collapse_whitespace))
             .flatten()
             .filter(|t| !t.is_empty())

@@ -124,9 +124,12 @@ pub struct PageLevelTimings {
 /// The classified nodes as a pre-order tree for smoothing: node ids, parent positions,
 /// weights (1 + hidden elements rolled into the node) and subtree sizes.
 struct SmoothTree {
+    /// The classified nodes (and `<body>` first), in document order.
     ids: Vec<NodeId>,
+    /// Position of each one's nearest classified ancestor.
     parent: Vec<Option<u32>>,
     weight: Vec<f64>,
+    /// Nodes of each one's subtree in this tree, itself included: positions `k..k + size[k]`.
     size: Vec<u32>,
 }
 
@@ -273,19 +276,21 @@ pub(crate) fn detect_from(
         doc.children(id)
             .any(|c| doc.text(c).is_some_and(|t| !t.trim().is_empty()))
     };
-    let mut children: Vec<Vec<u32>> = vec![Vec::new(); m];
-    for k in 1..m {
-        if let Some(p) = tree.parent[k] {
-            children[p as usize].push(k as u32);
-        }
-    }
+    // The smoothing tree is in document order with subtree sizes: a node's children are the
+    // next node and each one past the subtree of the one before, within its own subtree.
+    let size = &tree.size;
+    let children = |k: usize| {
+        let end = k + size[k] as usize;
+        std::iter::successors(Some(k + 1).filter(|c| *c < end), move |c| {
+            Some(c + size[*c] as usize).filter(|n| *n < end)
+        })
+    };
     match config.wrappers {
         Wrappers::Keep => {}
         Wrappers::Mixed => {
             // Children before parents, so that nested wrappers follow.
             for k in (1..m).rev() {
-                if !tpl[k] && children[k].iter().any(|c| tpl[*c as usize]) && !own_text(tree.ids[k])
-                {
+                if !tpl[k] && children(k).any(|c| tpl[c]) && !own_text(tree.ids[k]) {
                     tpl[k] = true;
                 }
             }
@@ -293,8 +298,8 @@ pub(crate) fn detect_from(
         Wrappers::Chain => {
             let mut k = 0usize;
             loop {
-                let mut content = children[k].iter().filter(|c| !tpl[**c as usize]);
-                let (Some(&only), None) = (content.next(), content.next()) else {
+                let mut content = children(k).filter(|c| !tpl[*c]);
+                let (Some(only), None) = (content.next(), content.next()) else {
                     break;
                 };
                 if own_text(tree.ids[k]) {
@@ -303,7 +308,7 @@ pub(crate) fn detect_from(
                 if k != 0 {
                     tpl[k] = true;
                 }
-                k = only as usize;
+                k = only;
             }
         }
         Wrappers::Ancestors => {
@@ -383,4 +388,60 @@ fn snippet(doc: &Document, id: NodeId, words: usize) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse_str;
+
+    /// The template verdicts of `detect_from` under `wrappers`, for the elements named by
+    /// id, when elements whose id starts with `t` score 1 and the others 0 (no smoothing).
+    fn wrapped(wrappers: Wrappers, ids: &[&str]) -> Vec<bool> {
+        // The template child of `wrap` comes after its content sibling, and `main` holds a
+        // grandchild of `wrap`: reading only first children, or grandchildren as children,
+        // changes the answer.
+        let doc = parse_str(
+            r#"<body><div id="page"><div id="wrap"><div id="main"><p id="prose">Content words here.</p></div><div id="tnav">Menu one two</div></div><div id="tfoot">Footer words</div></div></body>"#,
+        );
+        let fx = features::node_features(&doc, None);
+        let score = |_: &features::NodeFeatures, id: NodeId| {
+            let named = doc.element(id).and_then(|e| e.id());
+            f64::from(u8::from(named.is_some_and(|i| i.starts_with('t'))))
+        };
+        let config = PageLevelConfig {
+            smooth: false,
+            wrappers,
+            ..PageLevelConfig::default()
+        };
+        let r = detect_from(&doc, &fx, &score, &config, false);
+        ids.iter()
+            .map(|want| {
+                let id = doc
+                    .elements()
+                    .find(|e| doc.element(*e).and_then(|el| el.id()) == Some(*want))
+                    .expect("element of the page");
+                r.template[id.index()]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn wrappers_follow_their_children() {
+        let ids = ["page", "wrap", "main", "prose", "tnav", "tfoot"];
+        assert_eq!(
+            wrapped(Wrappers::Keep, &ids),
+            [false, false, false, false, true, true]
+        );
+        // Text-less elements with a template child.
+        assert_eq!(
+            wrapped(Wrappers::Mixed, &ids),
+            [true, true, false, false, true, true]
+        );
+        // From <body> down while there is exactly one content child and no own text.
+        assert_eq!(
+            wrapped(Wrappers::Chain, &ids),
+            [true, true, true, false, true, true]
+        );
+    }
 }

@@ -1,9 +1,9 @@
 //! The vote of TemEx and HybEx on hand-made pages: what mapped nodes are template, and
 //! HybEx's page-level region.
 
-use super::TemplateConfig;
 use super::protect::{all_text_everywhere, narrow_region, protected_in_region};
-use super::vote::{decide, vote};
+use super::vote::{Ballot, decide, vote};
+use super::{TemplateConfig, TemplateRule};
 use crate::dom::{Document, NodeId, parse_str};
 use crate::extract::{ContentConfig, page_content};
 use crate::mapping::{MapIndex, Mapping, etdm};
@@ -146,6 +146,15 @@ fn links_to_the_previous_and_next_page_are_content() {
     for id in ["pager", "prev", "next"] {
         assert!(!t[by_id(&doc, id).index()], "#{id} is content");
     }
+    // TemEx as published: mapped is template, the series links too.
+    let published = TemplateConfig {
+        rule: TemplateRule::Mapped,
+        ..temex()
+    };
+    let (doc, t) = template_of(&published, &body(2), &[&body(5), &body(8)]);
+    for id in ["nav", "pager", "prev", "next"] {
+        assert!(t[by_id(&doc, id).index()], "#{id} is template");
+    }
 }
 
 #[test]
@@ -219,8 +228,9 @@ fn text_of_the_removed_main_content_is_no_evidence() {
         .collect();
     let refs: Vec<&Mapping> = maps.iter().collect();
     let art = by_id(&doc, "art");
-    let with = decide(&doc, &index, &refs, 2, config.rule, Some(art));
-    let without = decide(&doc, &index, &refs, 2, config.rule, None);
+    let ballot = Ballot::new(&index, &refs, config.rule);
+    let with = decide(&doc, &index, &ballot, 2, Some(art));
+    let without = decide(&doc, &index, &ballot, 2, None);
     for id in ["inner", "main"] {
         let i = by_id(&doc, id).index();
         assert!(with[i] && !without[i], "#{id}");

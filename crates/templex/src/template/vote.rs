@@ -72,13 +72,14 @@ pub(crate) fn vote_with(
             .template
     };
     let pl = std::cell::OnceCell::new();
+    let ballot = Ballot::new(index, mappings, config.rule);
     // The vote; text inside `removed` is no evidence either way.
     let run = |removed: Option<NodeId>| {
-        let mut template = decide(doc, index, mappings, needed, config.rule, removed);
+        let mut template = decide(doc, index, &ballot, needed, removed);
         if config.prior && needed > 1 {
             // PAGELEVEL breaks ties: a node one vote short is template when the page-level
             // detector says so.
-            let short = decide(doc, index, mappings, needed - 1, config.rule, removed);
+            let short = decide(doc, index, &ballot, needed - 1, removed);
             let pl: &Vec<bool> = pl.get_or_init(page_level);
             for i in 0..template.len() {
                 template[i] |= short[i] && pl[i];
@@ -113,7 +114,7 @@ pub(crate) fn vote_with(
                     "page-level content region holds most of the template: ignored, all CS pages must agree"
                         .into(),
                 );
-                template = decide(doc, index, mappings, mappings.len(), config.rule, None);
+                template = decide(doc, index, &ballot, mappings.len(), None);
             }
             Protection::Applied => {
                 // HybEx removes the main content before it maps the page: the text of that
@@ -143,8 +144,71 @@ pub(crate) fn vote_with(
     (template, note)
 }
 
-/// Combine the CS mappings into the template: votes, then the rule. Text inside `removed`
-/// (HybEx's page-level main content) is no evidence either way.
+/// What every vote on one page reads, whatever the votes needed and the region taken out:
+/// computed once, as HybEx votes up to four times.
+pub(super) struct Ballot {
+    /// The rule the votes go by.
+    rule: TemplateRule,
+    /// Per node, how many mappings map it; under [`TemplateRule::TextEvidence`], none for a
+    /// link to a neighbour in a series and its subtree ([`is_sequence_link`]).
+    votes: Vec<u16>,
+    /// Per node, what it shows without the votes.
+    seen: Vec<Seen>,
+}
+
+/// What a node shows a reader, for [`decide`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// Text, code aside: evidence for or against its ancestors.
+    Text,
+    /// An element that shows something without text ([`shows_without_text`]).
+    Shown,
+    /// Anything else.
+    Nothing,
+}
+
+impl Ballot {
+    /// Count the votes of `mappings` on the page indexed by `index`.
+    pub(super) fn new(index: &MapIndex<'_>, mappings: &[&Mapping], rule: TemplateRule) -> Self {
+        use crate::mapping::index::Kind;
+        let doc = index.doc;
+        let n = doc.len();
+        let mut votes = vec![0u16; n];
+        for m in mappings {
+            for (i, v) in votes.iter_mut().enumerate() {
+                *v = v.saturating_add(u16::from(m.is_mapped(NodeId(i as u32))));
+            }
+        }
+        let mut seen = vec![Seen::Nothing; n];
+        if rule == TemplateRule::Mapped {
+            return Ballot { rule, votes, seen };
+        }
+        let mut id = 0u32;
+        while (id as usize) < n {
+            if is_sequence_link(doc, NodeId(id)) {
+                let range = doc.subtree(NodeId(id));
+                votes[range.start as usize..range.end as usize].fill(0);
+                id = range.end;
+            } else {
+                id += 1;
+            }
+        }
+        for (i, s) in seen.iter_mut().enumerate() {
+            let id = NodeId(i as u32);
+            *s = match index.kind(id) {
+                Kind::Text if !doc.parent(id).and_then(|p| doc.tag(p)).is_some_and(is_code) => {
+                    Seen::Text
+                }
+                Kind::Element if doc.element(id).is_some_and(shows_without_text) => Seen::Shown,
+                _ => Seen::Nothing,
+            };
+        }
+        Ballot { rule, votes, seen }
+    }
+}
+
+/// Combine the CS mappings ([`Ballot`]) into the template: the votes `needed`, then the rule.
+/// Text inside `removed` (HybEx's page-level main content) is no evidence either way.
 ///
 /// Beyond TemEx's "mapped is template", [`TemplateRule::TextEvidence`] reads what the
 /// mapping cannot see:
@@ -162,33 +226,16 @@ pub(crate) fn vote_with(
 pub(super) fn decide(
     doc: &Document,
     index: &MapIndex<'_>,
-    mappings: &[&Mapping],
+    ballot: &Ballot,
     needed: usize,
-    rule: TemplateRule,
     removed: Option<NodeId>,
 ) -> Vec<bool> {
     use crate::mapping::index::Kind;
     let n = doc.len();
-    let mut mapped: Vec<bool> = (0..n)
-        .map(|i| {
-            let id = NodeId(i as u32);
-            mappings.iter().filter(|m| m.is_mapped(id)).count() >= needed
-        })
-        .collect();
-    if rule == TemplateRule::Mapped {
+    let needed = u16::try_from(needed).unwrap_or(u16::MAX);
+    let mapped: Vec<bool> = ballot.votes.iter().map(|v| *v >= needed).collect();
+    if ballot.rule == TemplateRule::Mapped {
         return mapped;
-    }
-    let mut id = 0u32;
-    while (id as usize) < n {
-        if is_sequence_link(doc, NodeId(id)) {
-            let range = doc.subtree(NodeId(id));
-            for j in range.clone() {
-                mapped[j as usize] = false;
-            }
-            id = range.end;
-        } else {
-            id += 1;
-        }
     }
     let removed = removed.map(|r| doc.subtree(r));
     // Bottom-up: does the subtree hold text, does it hold template text, does it show
@@ -198,18 +245,15 @@ pub(super) fn decide(
     let mut shows = vec![false; n];
     for id in doc.ids().rev() {
         let i = id.index();
-        match index.kind(id) {
-            Kind::Text => {
-                let code = doc.parent(id).and_then(|p| doc.tag(p)).is_some_and(is_code);
+        match ballot.seen[i] {
+            Seen::Text => {
                 let gone = removed.as_ref().is_some_and(|r| r.contains(&id.0));
-                if !code {
-                    shows[i] = true;
-                    has_text[i] = !gone;
-                    has_tpl_text[i] = !gone && mapped[i];
-                }
+                shows[i] = true;
+                has_text[i] = !gone;
+                has_tpl_text[i] = !gone && mapped[i];
             }
-            Kind::Element => shows[i] |= doc.element(id).is_some_and(shows_without_text),
-            _ => {}
+            Seen::Shown => shows[i] = true,
+            Seen::Nothing => {}
         }
         if let Some(p) = doc.parent(id) {
             has_text[p.index()] |= has_text[i];
