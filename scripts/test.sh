@@ -4,12 +4,17 @@
 # pytest. Extra arguments go to `cargo test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PHASES_TITLE="scripts/test.sh"
+source scripts/lib/phases.sh
 
-echo "== cargo test"
+phase "cargo test: build"
+cargo test --workspace --locked --no-run "$@"
+
+phase "cargo test: run"
 cargo test --workspace --locked "$@"
 
-echo "== Python package"
+phase "Python package"
 bash crates/templex-py/scripts/test.sh
 
-echo "== server end to end (API, viewer in headless Chromium)"
+phase "server end to end (API, viewer in headless Chromium)"
 bash crates/templex-server/scripts/test.sh

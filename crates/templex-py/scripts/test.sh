@@ -6,10 +6,13 @@
 # builds the release wheel users get.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+PHASES_TITLE="crates/templex-py/scripts/test.sh"
+source scripts/lib/phases.sh
 PYTHON="${PYTHON:-python3}"
 VENV="${TEMPLEX_VENV:-target/py-test-venv}"
 WHEELS=target/py-wheels
 
+phase "virtualenv and test tools"
 rm -rf "$VENV" "$WHEELS"
 "$PYTHON" -m venv "$VENV"
 "$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.9,<2" "pytest>=7" "ruff>=0.6"
@@ -18,14 +21,17 @@ rm -rf "$VENV" "$WHEELS"
 if command -v java >/dev/null 2>&1 || [ -n "${TEMPLEX_REQUIRE_SPARK:-}" ]; then
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "pyspark==4.0.1"
 fi
+phase "the wheel (maturin, dev profile)"
 "$VENV/bin/maturin" build --quiet --profile dev --manifest-path crates/templex-py/Cargo.toml \
   --interpreter "$VENV/bin/python" --out "$WHEELS"
 "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps "$WHEELS"/templex-*.whl
 
+phase "ruff"
 "$VENV/bin/ruff" check crates/templex-py
 "$VENV/bin/ruff" format --check crates/templex-py
 
 # The equality tests compare with the CLI that `cargo test` built.
 export TEMPLEX_BIN="${TEMPLEX_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/templex}"
+phase "pytest (the Spark job's among them)"
 cd crates/templex-py
 "../../$VENV/bin/python" -m pytest -q tests

@@ -6,9 +6,12 @@
 # CLI that `cargo test` built and a virtualenv of its own.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+PHASES_TITLE="crates/templex-server/scripts/test.sh"
+source scripts/lib/phases.sh
 PYTHON="${PYTHON:-python3}"
 VENV="${TEMPLEX_SERVER_VENV:-target/server-test-venv}"
 
+phase "virtualenv and test tools"
 if [ ! -x "$VENV/bin/python" ]; then
   "$PYTHON" -m venv "$VENV"
 fi
@@ -19,11 +22,13 @@ fi
 export TEMPLEX_BIN="${TEMPLEX_BIN:-$PWD/target/debug/templex}"
 # Selenium must use the driver it is given, never download one.
 export SE_OFFLINE=true
+phase "pytest: the API and the viewer"
 cd crates/templex-server/tests/py
 "../../../../$VENV/bin/python" -m pytest -q -p no:cacheprovider .
 
 # The bounded load test: thousands of requests at 64 connections, zero errors, 503s when
 # overloaded, memory at rest that does not climb (bench/serve/run.py --check).
+phase "the load test (wrk)"
 cd ../../../..
 DATA="${TEMPLEX_DATA:-../shared/data}"
 if ! command -v wrk >/dev/null 2>&1; then
