@@ -18,15 +18,10 @@ use errors::{
 use page::{Template, extract, template};
 use warc::{WarcReader, read_warc};
 
-/// The engine allocates a string or vector per token and tree node, and batch runs free
-/// pages on other threads than the ones that built them: mimalloc does both faster than the
-/// system allocator, as in the CLI (BENCHMARKS.md, "Python package"). It serves the
-/// extension's own allocations only; Python's objects keep Python's allocator.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[pymodule]
 fn _templex(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The extension's allocations use mimalloc, keeping freed memory a while, as the CLI.
+    templex_alloc::keep_freed_memory();
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("TemplexError", py.get_type::<TemplexError>())?;
