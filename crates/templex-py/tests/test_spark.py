@@ -197,6 +197,26 @@ def read_rows_of(
     return read_rows(spark, out)
 
 
+def test_existing_output_is_refused_before_any_work(
+    spark: SparkSession, first_run: tuple[Path, Path, list[str]], tmp_path: Path
+) -> None:
+    out, templates, _ = first_run
+    # The templates table exists: the run stops before it writes the records table, and
+    # before it reads a record (the input does not exist, which would be an error row).
+    fresh = tmp_path / "fresh"
+    for outputs in [(str(out), None), (str(fresh), str(templates))]:
+        with pytest.raises(FileExistsError, match="already exists"):
+            job.run_job(
+                spark,
+                [str(tmp_path / "missing.warc.gz")],
+                outputs[0],
+                job.JobConfig(partitions=2),
+                templates_out=outputs[1],
+            )
+    assert not fresh.exists()
+    assert job.existing_outputs(spark, [str(out), None, fresh.as_uri()]) == [str(out)]
+
+
 def test_a_giant_site_is_split_into_shards(
     spark: SparkSession, crawl: list[Path], tmp_path: Path
 ) -> None:
@@ -242,4 +262,5 @@ def test_the_command_line(tmp_path: Path) -> None:
         capture_output=True,
         timeout=600,
     )
-    assert again.returncode != 0
+    assert again.returncode == 2
+    assert "already exists" in again.stderr.decode() and str(out) in again.stderr.decode()

@@ -142,12 +142,22 @@ def site_of(url: Optional[str]) -> str:
         return ""
 
 
+def _local_path(path: str) -> Optional[str]:
+    """The local file system path of a plain path or a ``file://`` URI; None for other
+    schemes."""
+    parsed = urlparse(path)
+    if parsed.scheme == "file":
+        return parsed.path
+    return path if parsed.scheme == "" else None
+
+
 def _local_copy(path: str, tmp: str) -> str:
     """A local file holding ``path``: local paths and ``file://`` URIs as they are; other
     schemes (``s3://``, ``hdfs://``, ``gs://``…) copied through fsspec, when installed."""
+    local = _local_path(path)
+    if local is not None:
+        return local
     parsed = urlparse(path)
-    if parsed.scheme in ("", "file"):
-        return parsed.path if parsed.scheme == "file" else path
     try:
         import fsspec  # type: ignore[import-not-found]
     except ImportError as e:
@@ -332,6 +342,29 @@ def read_paths(spark: SparkSession, paths_file: str) -> list[str]:
     return list(seen)
 
 
+def existing_outputs(spark: SparkSession, paths: Iterable[Optional[str]]) -> list[str]:
+    """Which of ``paths`` exist, asked of the Hadoop file system Spark writes each to (any
+    scheme it can write)."""
+    sc: Any = spark.sparkContext
+    conf = sc._jsc.hadoopConfiguration()
+    taken = []
+    for p in paths:
+        if p is None:
+            continue
+        hadoop_path = sc._jvm.org.apache.hadoop.fs.Path(p)
+        if hadoop_path.getFileSystem(conf).exists(hadoop_path):
+            taken.append(p)
+    return taken
+
+
+def _refuse_existing(taken: list[str]) -> None:
+    if taken:
+        raise FileExistsError(
+            f"output already exists: {', '.join(taken)} (replace it with mode='overwrite', "
+            "--overwrite on the command line)"
+        )
+
+
 def run_job(
     spark: SparkSession,
     warc_paths: list[str],
@@ -345,9 +378,13 @@ def run_job(
 ) -> JobResult:
     """Extract every record of ``warc_paths`` into Parquet at ``output`` (see the module
     docs); ``templates_out`` writes the learned templates, ``templates_in`` reuses the
-    templates of an earlier run (pages of their sites are not learned again)."""
+    templates of an earlier run (pages of their sites are not learned again). With ``mode``
+    ``errorifexists``, an existing output or templates directory is a ``FileExistsError``
+    before any record is read, not after the work."""
     from pyspark import StorageLevel
 
+    if mode == "errorifexists":
+        _refuse_existing(existing_outputs(spark, [output, templates_out]))
     sc = spark.sparkContext
     partitions = config.partitions or max(2, 2 * sc.defaultParallelism)
     paths = sc.parallelize(warc_paths, max(1, len(warc_paths)))
@@ -457,10 +494,22 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _refused(e: FileExistsError) -> int:
+    print(f"python -m templex.spark: {e}", file=sys.stderr)
+    return 2
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Run the job from the command line; prints a JSON summary."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    if not args.overwrite:
+        # Local outputs are checked before a JVM starts; run_job checks the others.
+        local = [(p, _local_path(p)) for p in (args.output, args.templates_out) if p]
+        try:
+            _refuse_existing([p for p, lp in local if lp is not None and os.path.exists(lp)])
+        except FileExistsError as e:
+            return _refused(e)
     # Local mode's Python workers must import this same templex.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -495,6 +544,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             templates_in=args.templates_in,
             mode="overwrite" if args.overwrite else "errorifexists",
         )
+    except FileExistsError as e:
+        return _refused(e)
     finally:
         spark.stop()
     print(json.dumps(result.as_dict()))
