@@ -13,9 +13,15 @@
 //! TEMPLEX_DATA if they are not at `../shared/data`), else the bundled example site. Every
 //! shape should be within 5× of typical per megabyte, and none over 1 s at 10 MB. The
 //! table also gives each page's density (thousands of nodes per megabyte) and the worst
-//! stage's ratio to typical per node. With `--repeat N`, N rounds each time the typical
-//! pages and then every shape, and every stage keeps its fastest time: typical pages and
-//! shapes are timed through the same spells of a noisy machine.
+//! stage's ratio to typical per node, and a last row of the typical pages' bodies joined
+//! into one page of each size (what size alone does to the ratio). With `--repeat N`, N
+//! rounds each time the typical pages and then every shape, and every stage keeps its
+//! fastest time: typical pages and shapes are timed through the same spells of a noisy
+//! machine.
+//!
+//! The bench uses the allocator of templex's binaries (`templex-alloc`: mimalloc, keeping
+//! freed memory ten seconds), which is what the CLI, the server and the Python package run
+//! with; `MIMALLOC_PURGE_DELAY=1000` gives mimalloc's own default.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -163,6 +169,7 @@ fn ms_per_mb(d: Duration, bytes: usize) -> f64 {
 }
 
 fn main() {
+    templex_alloc::keep_freed_memory();
     // `cargo test --benches` runs this with --bench absent: one small size only.
     let args: Vec<String> = std::env::args().collect();
     let quick = !args.iter().any(|a| a == "--bench");
@@ -237,7 +244,15 @@ fn main() {
     );
     println!("|---|---:|---:|{}---:|---:|", "---:|".repeat(STAGES.len()));
     for &size in &sizes {
-        let pages: Vec<String> = shapes.iter().map(|(_, make)| make(size)).collect();
+        let mut names: Vec<&str> = shapes.iter().map(|(name, _)| *name).collect();
+        let mut pages: Vec<String> = shapes.iter().map(|(_, make)| make(size)).collect();
+        // Typical pages' bodies joined into one page of the size: how much of a shape's
+        // ratio is the page's size (a big page does not stay in the caches as a small one
+        // does) rather than its shape.
+        if only.is_empty() {
+            names.push(JOINED);
+            pages.push(joined(&typical, size));
+        }
         // Rounds over the typical pages and every shape in turn, each stage keeping its
         // fastest time: a machine slower for a while slows typical pages and shapes alike,
         // so the ratios hold where times of separate passes would not.
@@ -274,7 +289,7 @@ fn main() {
                 .collect::<Vec<_>>()
                 .join(" | ")
         );
-        for (((name, _), page), (t, n)) in shapes
+        for ((name, page), (t, n)) in names
             .iter()
             .zip(&pages)
             .zip(shape_best.iter().zip(&shape_nodes))
@@ -304,6 +319,39 @@ fn main() {
             );
         }
     }
+}
+
+/// The name of the typical pages joined into one page.
+const JOINED: &str = "typical pages, joined into one";
+
+/// The bodies of `typical` pages, in turn, in one page of about `size` bytes.
+fn joined(typical: &[String], size: usize) -> String {
+    let mut s = String::with_capacity(size + 64);
+    s.push_str("<html><head><title>joined</title></head><body>");
+    let bodies: Vec<&str> = typical
+        .iter()
+        .map(|p| {
+            let lower = p.to_ascii_lowercase();
+            let start = lower
+                .find("<body")
+                .and_then(|i| lower[i..].find('>').map(|j| i + j + 1))
+                .unwrap_or(0);
+            let end = lower
+                .rfind("</body")
+                .filter(|e| *e >= start)
+                .unwrap_or(p.len());
+            &p[start..end]
+        })
+        .filter(|b| !b.is_empty())
+        .collect();
+    for body in bodies.iter().cycle() {
+        if s.len() >= size {
+            break;
+        }
+        s.push_str(body);
+    }
+    s.push_str("</body></html>");
+    s
 }
 
 /// Keep the faster of each stage's times.
