@@ -6,6 +6,7 @@ use std::hash::BuildHasher;
 
 use rustc_hash::FxBuildHasher;
 
+use crate::dom::tags::is_code;
 use crate::dom::{Document, NodeData, NodeId};
 
 /// What a node is, for mapping purposes.
@@ -121,6 +122,17 @@ impl<'d> MapIndex<'d> {
     #[inline]
     pub fn kind(&self, id: NodeId) -> Kind {
         self.kind[id.index()]
+    }
+
+    /// Whether the node is text a reader sees: visible text, not the source of a script,
+    /// style or template. Only such text is evidence for or against a template.
+    pub fn is_shown_text(&self, id: NodeId) -> bool {
+        self.kind(id) == Kind::Text
+            && !self
+                .doc
+                .parent(id)
+                .and_then(|p| self.doc.tag(p))
+                .is_some_and(is_code)
     }
 
     /// Tag hash (elements) or normalized-text hash (text).

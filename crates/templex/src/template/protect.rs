@@ -149,15 +149,11 @@ pub(super) fn all_text_everywhere(
     mappings: &[&Mapping],
     root: NodeId,
 ) -> bool {
-    use crate::mapping::index::Kind;
-    let doc = index.doc;
-    let mut texts = doc.subtree(root).map(NodeId).filter(|id| {
-        index.kind(*id) == Kind::Text
-            && !doc
-                .parent(*id)
-                .and_then(|p| doc.tag(p))
-                .is_some_and(is_code)
-    });
+    let mut texts = index
+        .doc
+        .subtree(root)
+        .map(NodeId)
+        .filter(|id| index.is_shown_text(*id));
     let mut any = false;
     let all = texts.all(|id| {
         any = true;

@@ -229,8 +229,8 @@ fn text_of_the_removed_main_content_is_no_evidence() {
     let refs: Vec<&Mapping> = maps.iter().collect();
     let art = by_id(&doc, "art");
     let ballot = Ballot::new(&index, &refs, config.rule);
-    let with = decide(&doc, &index, &ballot, 2, Some(art));
-    let without = decide(&doc, &index, &ballot, 2, None);
+    let with = decide(&index, &ballot, 2, Some(art));
+    let without = decide(&index, &ballot, 2, None);
     for id in ["inner", "main"] {
         let i = by_id(&doc, id).index();
         assert!(with[i] && !without[i], "#{id}");

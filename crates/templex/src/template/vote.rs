@@ -10,7 +10,6 @@ use super::protect::{
     Protection, all_text_everywhere, narrow_region, protect_content_root, protected_in_region,
 };
 use super::{Method, TemplateConfig};
-use crate::dom::tags::is_code;
 use crate::dom::{Document, Element, NodeId, local_name};
 use crate::extract::{ContentConfig, content_root, page_content};
 use crate::mapping::{MapIndex, Mapping};
@@ -75,11 +74,11 @@ pub(crate) fn vote_with(
     let ballot = Ballot::new(index, mappings, config.rule);
     // The vote; text inside `removed` is no evidence either way.
     let run = |removed: Option<NodeId>| {
-        let mut template = decide(doc, index, &ballot, needed, removed);
+        let mut template = decide(index, &ballot, needed, removed);
         if config.prior && needed > 1 {
             // PAGELEVEL breaks ties: a node one vote short is template when the page-level
             // detector says so.
-            let short = decide(doc, index, &ballot, needed - 1, removed);
+            let short = decide(index, &ballot, needed - 1, removed);
             let pl: &Vec<bool> = pl.get_or_init(page_level);
             for i in 0..template.len() {
                 template[i] |= short[i] && pl[i];
@@ -114,7 +113,7 @@ pub(crate) fn vote_with(
                     "page-level content region holds most of the template: ignored, all CS pages must agree"
                         .into(),
                 );
-                template = decide(doc, index, &ballot, mappings.len(), None);
+                template = decide(index, &ballot, mappings.len(), None);
             }
             Protection::Applied => {
                 // HybEx removes the main content before it maps the page: the text of that
@@ -126,9 +125,7 @@ pub(crate) fn vote_with(
                 if let (Some(root), Some(found)) = (content, &found) {
                     let chrome = || -> &[bool] { pl.get_or_init(page_level) };
                     let own = |id: NodeId| {
-                        index.kind(id) == crate::mapping::index::Kind::Text
-                            && !doc.parent(id).and_then(|p| doc.tag(p)).is_some_and(is_code)
-                            && !mappings.iter().any(|m| m.is_mapped(id))
+                        index.is_shown_text(id) && !mappings.iter().any(|m| m.is_mapped(id))
                     };
                     let protected =
                         protected_in_region(doc, root, &found.keep, own, &voted, chrome);
@@ -196,9 +193,7 @@ impl Ballot {
         for (i, s) in seen.iter_mut().enumerate() {
             let id = NodeId(i as u32);
             *s = match index.kind(id) {
-                Kind::Text if !doc.parent(id).and_then(|p| doc.tag(p)).is_some_and(is_code) => {
-                    Seen::Text
-                }
+                Kind::Text if index.is_shown_text(id) => Seen::Text,
                 Kind::Element if doc.element(id).is_some_and(shows_without_text) => Seen::Shown,
                 _ => Seen::Nothing,
             };
@@ -224,13 +219,13 @@ impl Ballot {
 ///   is layout — spacers, clearing divs, cards a script fills — even unmapped; between
 ///   content (a rule, a named anchor) it stays with the content it separates.
 pub(super) fn decide(
-    doc: &Document,
     index: &MapIndex<'_>,
     ballot: &Ballot,
     needed: usize,
     removed: Option<NodeId>,
 ) -> Vec<bool> {
     use crate::mapping::index::Kind;
+    let doc = index.doc;
     let n = doc.len();
     let needed = u16::try_from(needed).unwrap_or(u16::MAX);
     let mapped: Vec<bool> = ballot.votes.iter().map(|v| *v >= needed).collect();
