@@ -112,19 +112,20 @@ pub(super) fn protected_in_region<'c>(
 }
 
 /// HybEx's region narrowed to the content slot the compared pages agree on: the node
-/// strictly inside `root` that their own page-level regions (`theirs[j]`, of the target of
+/// strictly inside `root` that their own page-level regions (`theirs(j)`, of the target of
 /// `mappings[j]`) map to. A page whose region maps outside `root` (its detector chose
 /// something else) abstains; one that maps to `root` itself, or to another node, keeps
-/// `root`; so does no page at all.
+/// `root`; so does no page at all. `theirs` is asked page by page, and no more once the
+/// answer is `root`: finding a page's region costs a page-level pass over it.
 pub(super) fn narrow_region(
     doc: &Document,
     root: NodeId,
     mappings: &[&Mapping],
-    theirs: &[Option<NodeId>],
+    mut theirs: impl FnMut(usize) -> Option<NodeId>,
 ) -> NodeId {
     let mut agreed: Option<NodeId> = None;
-    for (m, theirs) in mappings.iter().zip(theirs) {
-        let Some(theirs) = *theirs else {
+    for (j, m) in mappings.iter().enumerate() {
+        let Some(theirs) = theirs(j) else {
             continue;
         };
         let Some(k) = doc

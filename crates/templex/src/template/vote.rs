@@ -96,11 +96,11 @@ pub(crate) fn vote_with(
         // The compared pages share the key page's template, hence its content slot: where
         // their own regions sit deeper, the key page's region took shared wrappers with it.
         let content = content.map(|r| {
-            let theirs: Vec<Option<NodeId>> = others
-                .iter()
-                .map(|d| content_root(d, &ContentConfig::default()))
-                .collect();
-            narrow_region(doc, r, mappings, &theirs)
+            narrow_region(doc, r, mappings, |j| {
+                others
+                    .get(j)
+                    .and_then(|d| content_root(d, &ContentConfig::default()))
+            })
         });
         // The vote with the region's text as evidence, for the parts of the region that
         // the page-level step itself does not call content.
