@@ -286,6 +286,75 @@ pub fn train_forest(set: &TrainingSet, config: &ForestConfig, notes: Vec<String>
     forest
 }
 
+/// The sums of the gradients and hessians of each open slot's samples per feature and bin,
+/// at `[(slot * d + feature) * BINS + bin]`. The features are shared out among threads (the
+/// training set of the content model has hundreds of thousands of rows); each bin still
+/// sums its samples in their order, so the sums are the same whatever the threads.
+fn histograms(
+    bins: &[u8],
+    d: usize,
+    g: &[f64],
+    h: &[f64],
+    slots: usize,
+    slot_of: &(impl Fn(usize) -> Option<usize> + Sync),
+    threads: usize,
+) -> Vec<[f64; 2]> {
+    let n = g.len();
+    // Features `fs` of every slot, at `[(slot * fs.len() + f) * BINS + bin]`.
+    let part = |fs: std::ops::Range<usize>| {
+        let w = fs.len();
+        let mut out = vec![[0.0f64; 2]; slots * w * BINS];
+        for i in 0..n {
+            let Some(s) = slot_of(i) else {
+                continue;
+            };
+            let base = s * w * BINS;
+            for (f, b) in bins[i * d + fs.start..i * d + fs.end].iter().enumerate() {
+                let e = &mut out[base + f * BINS + *b as usize];
+                e[0] += g[i];
+                e[1] += h[i];
+            }
+        }
+        out
+    };
+    let threads = threads.clamp(1, d.max(1));
+    if threads == 1 {
+        return part(0..d);
+    }
+    let ranges: Vec<std::ops::Range<usize>> = (0..threads)
+        .map(|k| k * d / threads..(k + 1) * d / threads)
+        .collect();
+    let parts: Vec<Vec<[f64; 2]>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = ranges
+            .iter()
+            .skip(1)
+            .map(|r| {
+                let r = r.clone();
+                scope.spawn(move || part(r))
+            })
+            .collect();
+        let mut parts = vec![part(ranges[0].clone())];
+        for handle in handles {
+            // A panic in a worker is a bug of this function; carry it to the caller.
+            parts.push(
+                handle
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            );
+        }
+        parts
+    });
+    let mut hist = vec![[0.0f64; 2]; slots * d * BINS];
+    for (r, p) in ranges.iter().zip(&parts) {
+        let w = r.len();
+        for s in 0..slots {
+            let to = (s * d + r.start) * BINS;
+            hist[to..to + w * BINS].copy_from_slice(&p[s * w * BINS..(s + 1) * w * BINS]);
+        }
+    }
+    hist
+}
+
 /// Grow one tree level by level on the gradients; returns it and each sample's leaf.
 fn grow_tree(
     bins: &[u8],
@@ -313,23 +382,24 @@ fn grow_tree(
         if open.is_empty() {
             break;
         }
-        let mut hist = vec![[0.0f64; 2]; open.len() * d * BINS];
+        let slot_of = |i: usize| match slot[at[i] as usize] {
+            u32::MAX => None,
+            s => Some(s as usize),
+        };
         let mut tot = vec![[0.0f64; 2]; open.len()];
         for i in 0..n {
-            let s = slot[at[i] as usize];
-            if s == u32::MAX {
-                continue;
-            }
-            let s = s as usize;
-            tot[s][0] += g[i];
-            tot[s][1] += h[i];
-            let base = s * d * BINS;
-            for (f, b) in bins[i * d..(i + 1) * d].iter().enumerate() {
-                let e = &mut hist[base + f * BINS + *b as usize];
-                e[0] += g[i];
-                e[1] += h[i];
+            if let Some(s) = slot_of(i) {
+                tot[s][0] += g[i];
+                tot[s][1] += h[i];
             }
         }
+        // Threads pay for themselves on large sets only.
+        let threads = if n < 50_000 {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, |t| t.get().min(8))
+        };
+        let hist = histograms(bins, d, g, h, open.len(), &slot_of, threads);
         let mut next = Vec::new();
         let mut split: Vec<Option<(usize, usize)>> = vec![None; open.len()];
         for (s, &node) in open.iter().enumerate() {
@@ -401,6 +471,41 @@ fn grow_tree(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn histograms_are_the_same_whatever_the_threads() {
+        let (n, d, slots) = (3000, 7, 3);
+        let mut state = 11u64;
+        let mut rnd = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let bins: Vec<u8> = (0..n * d).map(|_| (rnd() % BINS as u64) as u8).collect();
+        let g: Vec<f64> = (0..n).map(|_| rnd() as f64 / 1e9 - 1.0).collect();
+        let h: Vec<f64> = (0..n).map(|_| rnd() as f64 / 1e9).collect();
+        // Some samples are in closed slots.
+        let slot: Vec<Option<usize>> = (0..n)
+            .map(|_| Some((rnd() % 4) as usize).filter(|s| *s < slots))
+            .collect();
+        let slot_of = |i: usize| slot[i];
+        let one = histograms(&bins, d, &g, &h, slots, &slot_of, 1);
+        assert_eq!(one.len(), slots * d * BINS);
+        let (s, f) = (1, 4);
+        let want: [f64; 2] = (0..n)
+            .filter(|i| slot[*i] == Some(s) && bins[i * d + f] == 5)
+            .fold([0.0, 0.0], |a, i| [a[0] + g[i], a[1] + h[i]]);
+        assert_eq!(one[(s * d + f) * BINS + 5], want);
+        for threads in [2, 3, 7, 64] {
+            let many = histograms(&bins, d, &g, &h, slots, &slot_of, threads);
+            let same = one
+                .iter()
+                .zip(&many)
+                .all(|(a, b)| a[0].to_bits() == b[0].to_bits() && a[1].to_bits() == b[1].to_bits());
+            assert!(same, "{threads} threads");
+        }
+    }
 
     #[test]
     fn learns_an_interaction_and_round_trips() {
