@@ -15,6 +15,7 @@
 pub(crate) mod features;
 pub(crate) mod isotonic;
 pub(crate) mod model;
+mod parallel;
 pub(crate) mod sitelevel;
 pub(crate) mod training;
 pub(crate) mod trees;

@@ -7,6 +7,7 @@ use url::Url;
 
 use super::features::node_features;
 use super::model::TrainingSet;
+use super::parallel::map_in_order;
 use super::sitelevel::{SiteLevel, SiteLevelConfig, node_hashes, sample_indices, stable_hash};
 use crate::cluster::{ClusterConfig, Fingerprint, cluster};
 use crate::dom::{Document, parse_bytes};
@@ -198,53 +199,17 @@ pub fn read_gold_pages(dir: &Path) -> std::io::Result<Vec<GoldPage>> {
 }
 
 /// The samples of `pages`, each page parsed as page-level extraction parses it (lean), in
-/// the pages' order. Runs of consecutive pages are labelled on threads of their own.
+/// the pages' order; the pages are labelled on every core with the `parallel` feature.
 pub fn content_samples<'a>(pages: impl IntoIterator<Item = &'a GoldPage>) -> TrainingSet {
     let pages: Vec<&GoldPage> = pages.into_iter().collect();
-    let label = |run: &[&GoldPage]| {
-        let mut set = TrainingSet::default();
-        for p in run {
-            let budget = crate::dom::Budget::default();
-            let start = std::time::Instant::now();
-            if let Ok(doc) =
-                crate::dom::parse_page(&p.html, None, crate::dom::ParseMode::Lean, &budget, start)
-            {
-                set.extend(gold_samples(&doc, p.url.as_ref(), &p.gold));
-            }
-        }
-        set
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get().min(8));
-    if threads == 1 || pages.len() < 2 * threads {
-        return label(&pages);
-    }
-    // Small runs, taken in turn by the threads, so that a run of large pages does not keep
-    // one thread busy while the others wait.
-    let runs: Vec<&[&GoldPage]> = pages.chunks(pages.len().div_ceil(threads * 8)).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, TrainingSet)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(run) = runs.get(k) else {
-                            break mine;
-                        };
-                        mine.push((k, label(run)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    done.sort_by_key(|(k, _)| *k);
     let mut set = TrainingSet::default();
-    for (_, part) in done {
+    for part in map_in_order(&pages, |p| {
+        let budget = crate::dom::Budget::default();
+        let start = std::time::Instant::now();
+        crate::dom::parse_page(&p.html, None, crate::dom::ParseMode::Lean, &budget, start)
+            .map(|doc| gold_samples(&doc, p.url.as_ref(), &p.gold))
+            .unwrap_or_default()
+    }) {
         set.extend(part);
     }
     set

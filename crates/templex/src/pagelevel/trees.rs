@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::features::{FEATURE_NAMES, N_FEATURES};
 use super::model::{ModelError, TrainingSet, check_features};
+use super::parallel::{map_in_order, threads};
 
 /// The content model shipped with templex (`templex train --content-out`).
 const BUILTIN: &str = include_str!("content_model.json");
@@ -287,9 +288,9 @@ pub fn train_forest(set: &TrainingSet, config: &ForestConfig, notes: Vec<String>
 }
 
 /// The sums of the gradients and hessians of each open slot's samples per feature and bin,
-/// at `[(slot * d + feature) * BINS + bin]`. The features are shared out among threads (the
-/// training set of the content model has hundreds of thousands of rows); each bin still
-/// sums its samples in their order, so the sums are the same whatever the threads.
+/// at `[(slot * d + feature) * BINS + bin]`. The features are summed in `parts` groups, in
+/// parallel (the training set of the content model has hundreds of thousands of rows); each
+/// bin still sums its samples in their order, so the sums are the same whatever the parts.
 fn histograms(
     bins: &[u8],
     d: usize,
@@ -297,11 +298,15 @@ fn histograms(
     h: &[f64],
     slots: usize,
     slot_of: &(impl Fn(usize) -> Option<usize> + Sync),
-    threads: usize,
+    parts: usize,
 ) -> Vec<[f64; 2]> {
     let n = g.len();
+    let parts = parts.clamp(1, d.max(1));
+    let ranges: Vec<std::ops::Range<usize>> = (0..parts)
+        .map(|k| k * d / parts..(k + 1) * d / parts)
+        .collect();
     // Features `fs` of every slot, at `[(slot * fs.len() + f) * BINS + bin]`.
-    let part = |fs: std::ops::Range<usize>| {
+    let sums = map_in_order(&ranges, |fs| {
         let w = fs.len();
         let mut out = vec![[0.0f64; 2]; slots * w * BINS];
         for i in 0..n {
@@ -316,36 +321,12 @@ fn histograms(
             }
         }
         out
-    };
-    let threads = threads.clamp(1, d.max(1));
-    if threads == 1 {
-        return part(0..d);
-    }
-    let ranges: Vec<std::ops::Range<usize>> = (0..threads)
-        .map(|k| k * d / threads..(k + 1) * d / threads)
-        .collect();
-    let parts: Vec<Vec<[f64; 2]>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = ranges
-            .iter()
-            .skip(1)
-            .map(|r| {
-                let r = r.clone();
-                scope.spawn(move || part(r))
-            })
-            .collect();
-        let mut parts = vec![part(ranges[0].clone())];
-        for handle in handles {
-            // A panic in a worker is a bug of this function; carry it to the caller.
-            parts.push(
-                handle
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            );
-        }
-        parts
     });
+    if parts == 1 {
+        return sums.into_iter().next().unwrap_or_default();
+    }
     let mut hist = vec![[0.0f64; 2]; slots * d * BINS];
-    for (r, p) in ranges.iter().zip(&parts) {
+    for (r, p) in ranges.iter().zip(&sums) {
         let w = r.len();
         for s in 0..slots {
             let to = (s * d + r.start) * BINS;
@@ -375,6 +356,8 @@ fn grow_tree(
         value: vec![0.0],
     };
     let mut at = vec![0u32; n];
+    // Groups of features summed in parallel: they pay for themselves on large sets only.
+    let parts = if n < 50_000 { 1 } else { threads() };
     // Open nodes of the level, and each node's position among them.
     let mut open: Vec<u32> = vec![0];
     let mut slot: Vec<u32> = vec![0];
@@ -393,13 +376,7 @@ fn grow_tree(
                 tot[s][1] += h[i];
             }
         }
-        // Threads pay for themselves on large sets only.
-        let threads = if n < 50_000 {
-            1
-        } else {
-            std::thread::available_parallelism().map_or(1, |t| t.get().min(8))
-        };
-        let hist = histograms(bins, d, g, h, open.len(), &slot_of, threads);
+        let hist = histograms(bins, d, g, h, open.len(), &slot_of, parts);
         let mut next = Vec::new();
         let mut split: Vec<Option<(usize, usize)>> = vec![None; open.len()];
         for (s, &node) in open.iter().enumerate() {
@@ -497,13 +474,13 @@ mod tests {
             .filter(|i| slot[*i] == Some(s) && bins[i * d + f] == 5)
             .fold([0.0, 0.0], |a, i| [a[0] + g[i], a[1] + h[i]]);
         assert_eq!(one[(s * d + f) * BINS + 5], want);
-        for threads in [2, 3, 7, 64] {
-            let many = histograms(&bins, d, &g, &h, slots, &slot_of, threads);
+        for parts in [2, 3, 7, 64] {
+            let many = histograms(&bins, d, &g, &h, slots, &slot_of, parts);
             let same = one
                 .iter()
                 .zip(&many)
                 .all(|(a, b)| a[0].to_bits() == b[0].to_bits() && a[1].to_bits() == b[1].to_bits());
-            assert!(same, "{threads} threads");
+            assert!(same, "{parts} parts");
         }
     }
 
