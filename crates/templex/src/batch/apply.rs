@@ -109,7 +109,27 @@ pub(super) fn refused(seq: u64, input: String, url: Option<String>, e: &PageErro
     }
 }
 
+/// The record of a parsed page: its content under its cluster's template (or page-level),
+/// within the run's time budget (the extraction has the budget the parse had). A page over
+/// it is an error record (`timed_out`), never a stall.
 pub(super) fn apply_one(
+    rec: &RecordIn,
+    page: &ApplyPage,
+    applier: Option<&Applier<'_>>,
+    config: &BatchConfig,
+) -> OutRecord {
+    let scope = config.budget.scope(Instant::now());
+    let record = extract_one(rec, page, applier, config);
+    if scope.passed() {
+        // Some stage stopped early: what it left is not the page's content.
+        let url = rec.url.as_ref().map(|u| u.to_string());
+        let e = config.budget.timed_out("extracting the content");
+        return refused(rec.seq, rec.input.clone(), url, &e);
+    }
+    record
+}
+
+fn extract_one(
     rec: &RecordIn,
     page: &ApplyPage,
     applier: Option<&Applier<'_>>,
@@ -250,6 +270,49 @@ mod tests {
         ] {
             assert_eq!(count_words(t), t.split_whitespace().count(), "{t:?}");
         }
+    }
+
+    #[test]
+    fn a_page_stopped_anywhere_is_a_timed_out_record() {
+        let body = format!(
+            "<html><head><title>A listing</title></head><body><nav><a href=/>Home</a></nav><ul>{}</ul><p>{}</p></body></html>",
+            (0..120)
+                .map(|i| format!("<li><a href=/item{i}>Item {i}</a> <span>${i}.99</span></li>"))
+                .collect::<String>(),
+            "A sentence of prose, with a comma. ".repeat(40)
+        );
+        let config = BatchConfig {
+            method: Method::MainContent,
+            ..BatchConfig::default()
+        };
+        let rec = RecordIn {
+            seq: 7,
+            input: "page.html".into(),
+            url: Some(url::Url::parse("https://example.org/list").unwrap()),
+            body: body.into_bytes(),
+            charset: None,
+        };
+        let doc = parse_for(&config, &rec.body, None).unwrap();
+        let page = ApplyPage {
+            print: Fingerprint::of(&doc),
+            doc,
+            site: "example.org".into(),
+            cluster: None,
+        };
+        let run = || apply_one(&rec, &page, None, &config);
+        let whole = run();
+        assert!(
+            whole.error.is_none()
+                && whole
+                    .text
+                    .as_deref()
+                    .is_some_and(|t| t.contains("sentence of prose"))
+        );
+        crate::dom::deadline::sweep(
+            run,
+            |r| r.error_code.as_deref() == Some("timed_out") && r.text.is_none() && r.seq == 7,
+            |r| r.text == whole.text && r.error.is_none(),
+        );
     }
 
     #[test]

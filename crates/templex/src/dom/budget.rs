@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::deadline;
 use super::decode::decode;
 use super::lean::lean_html_with;
 use super::sink::{Sink, Stop};
@@ -45,6 +46,20 @@ impl Budget {
     /// The moment a page started at `start` runs out of time (`None`: never).
     pub fn deadline(&self, start: Instant) -> Option<Instant> {
         start.checked_add(self.max_time)
+    }
+
+    /// The page's deadline for every stage on this thread, while the scope lives: long loops
+    /// stop at it, and the caller gives [`Self::timed_out`] if [`deadline::Scope::passed`].
+    pub(crate) fn scope(&self, start: Instant) -> deadline::Scope {
+        deadline::scope(self.deadline(start))
+    }
+
+    /// The error of a page that ran out of time during `stage`.
+    pub(crate) fn timed_out(&self, stage: &'static str) -> PageError {
+        PageError::TimedOut {
+            limit: self.max_time,
+            stage,
+        }
     }
 
     /// `Err(TimedOut)` if a page started at `start` has run out of time during `stage`.

@@ -4,6 +4,7 @@
 //! order, so subtrees are id ranges and all traversals are loops.
 
 mod budget;
+pub(crate) mod deadline;
 mod decode;
 mod identity;
 mod lean;

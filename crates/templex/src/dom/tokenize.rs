@@ -31,7 +31,7 @@ use html5ever::{Attribute, LocalName, ParseOpts, QualName, local_name, ns};
 
 use super::sink::{Handle, Sink, Stop};
 use super::tree::Document;
-use html5gum::{Emitter, State, Tokenizer};
+use html5gum::{Emitter, Readable, Reader, State, StringReader, Tokenizer};
 
 /// The deepest the stack of open elements grows (Blink's limit on the tree's depth).
 pub(crate) const MAX_DEPTH: usize = 512;
@@ -51,13 +51,57 @@ pub(crate) fn parse_document(sink: Sink, html: &str, scripting: bool) -> (Docume
     let mut opts = ParseOpts::default().tree_builder;
     opts.scripting_enabled = scripting;
     let builder = TreeBuilder::new(sink, opts);
-    let tokenizer = Tokenizer::new_with_emitter(html, TreeEmitter::new(&builder));
+    let input = Input {
+        rest: html.to_reader(),
+        stop: &builder.sink.stop,
+    };
+    let tokenizer = Tokenizer::new_with_emitter(input, TreeEmitter::new(&builder));
     // Reading a string cannot fail.
     let Ok(()) = tokenizer.finish();
     let stop = builder.sink.stop.get();
     let mut doc = builder.sink.finish();
     doc.noscript_shown = !scripting;
     (doc, stop)
+}
+
+/// The page as the tokenizer reads it: it ends where the sink stopped the parse (a budget
+/// ran out), so that the rest of the page, whose tokens would be thrown away, is not read
+/// (at 10 MB that took 0.2–0.35 s past a time budget).
+struct Input<'a> {
+    rest: StringReader<'a>,
+    stop: &'a std::cell::Cell<Option<super::sink::Stop>>,
+}
+
+impl Reader for Input<'_> {
+    type Error = std::convert::Infallible;
+
+    #[inline(always)]
+    fn read_byte(&mut self) -> Result<Option<u8>, Self::Error> {
+        if self.stop.get().is_some() {
+            return Ok(None);
+        }
+        self.rest.read_byte()
+    }
+
+    #[inline(always)]
+    fn try_read_string(&mut self, s: &[u8], case_sensitive: bool) -> Result<bool, Self::Error> {
+        if self.stop.get().is_some() {
+            return Ok(false);
+        }
+        self.rest.try_read_string(s, case_sensitive)
+    }
+
+    #[inline(always)]
+    fn read_until<'b>(
+        &'b mut self,
+        needle: &[u8],
+        char_buf: &'b mut [u8; 4],
+    ) -> Result<Option<&'b [u8]>, Self::Error> {
+        if self.stop.get().is_some() {
+            return Ok(None);
+        }
+        self.rest.read_until(needle, char_buf)
+    }
 }
 
 /// Text from the tokenizer: the input is a `&str` and tokens end at ASCII characters, so

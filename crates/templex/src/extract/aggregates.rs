@@ -10,7 +10,7 @@ use super::verdicts::{
     is_boilerplate_tag, is_comment_section, is_control, is_hidden, is_main_element,
 };
 use crate::dom::tags::is_media;
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, deadline};
 
 /// Share of the content's prose above which a boilerplate-named element inside it is taken
 /// for a misnamed content wrapper rather than a widget.
@@ -28,6 +28,9 @@ pub(super) fn hidden_elements(
     let mut hidden = 0;
     let mut inside_to = 0;
     for id in doc.descendants(body) {
+        if deadline::due(id.index()) {
+            break;
+        }
         if is_hidden(doc, id) {
             flags[id.index()] = true;
             // Words of the outermost hidden elements only: nested ones are counted there.
@@ -111,6 +114,9 @@ impl Aggregates {
         }
         let mut media = vec![false; n];
         for id in doc.subtree(body).rev().map(NodeId) {
+            if deadline::due(id.index()) {
+                break;
+            }
             if id == body {
                 break;
             }
@@ -137,6 +143,9 @@ impl Aggregates {
         let mut name_hints = NameHints::default();
         let (is_hidden_el, shown, hidden) = hidden_elements(doc, body, &words);
         for id in doc.descendants(body) {
+            if deadline::due(id.index()) {
+                break;
+            }
             let parent = doc.parent(id);
             // A hidden element that outweighs all the page shows and holds most of what it
             // hides, mostly outside links (not a menu), is the content hidden until a script
@@ -161,6 +170,9 @@ impl Aggregates {
                 || (parent.is_some_and(|p| negative[p.index()]) && !is_main_element(doc, id));
         }
         for id in doc.subtree(body).rev().map(NodeId) {
+            if deadline::due(id.index()) {
+                break;
+            }
             if id == body {
                 break;
             }

@@ -3,7 +3,7 @@
 use markup5ever::local_name;
 
 use crate::dom::tags::{is_block, is_heading, is_list_item};
-use crate::dom::{Document, LocalName, NodeData, NodeId};
+use crate::dom::{Document, LocalName, NodeData, NodeId, deadline};
 
 /// What kind of block a text run is, by its owning element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +116,9 @@ pub(crate) fn segment_blocks(doc: &Document, root: NodeId) -> Vec<Block> {
         }
     };
     for id in doc.visible(root) {
+        if deadline::due(id.index()) {
+            break;
+        }
         while open.len() > 1 && open.last().is_some_and(|&(_, end)| end <= id.0) {
             open.pop();
             flush(&mut current, &mut out);

@@ -9,7 +9,7 @@ use super::config::ContentConfig;
 use super::declared::declares_article;
 use super::verdicts::{is_declared_main, is_link_cluster};
 use crate::dom::tags::is_heading;
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, deadline};
 
 /// Tightening keeps at least this share of the container's prose: lead paragraphs outside
 /// the inner wrapper are content.
@@ -180,6 +180,9 @@ pub(super) fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<
     let mut best: Option<Records> = None;
     let mut groups: rustc_hash::FxHashMap<Kind, Tally> = rustc_hash::FxHashMap::default();
     for id in std::iter::once(body).chain(doc.descendants(body)) {
+        if deadline::due(id.index()) {
+            break;
+        }
         let i = id.index();
         if agg.excluded[i]
             || agg.negative[i]

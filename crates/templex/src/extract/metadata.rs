@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use url::Url;
 
-use crate::dom::{Document, NodeId, collapse_whitespace};
+use crate::dom::{Document, NodeId, collapse_whitespace, deadline};
 
 /// A page's title, author, publication date and language, each when the page states it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -355,6 +355,9 @@ impl Scan {
         let mut texts: Vec<NodeId> = Vec::new();
         let mut at = None;
         for id in doc.visible_descendants(body) {
+            if deadline::due(id.index()) {
+                break;
+            }
             if at.is_none() && anchor.is_some_and(|h| doc.contains(h, id)) {
                 at = Some(texts.len());
             }

@@ -53,7 +53,7 @@ use container::{
 };
 use prune::{drop_orphan_headings, prune};
 
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, deadline};
 
 /// Where a page's main content is: its root, the parts of it that hold prose, and the
 /// container of its records when it is a listing.
@@ -134,6 +134,9 @@ pub(crate) fn page_content_and_blocks(
         return (nothing(), Vec::new());
     };
     let mut agg = Aggregates::measure(doc, body, config);
+    if deadline::passed() {
+        return (nothing(), Vec::new());
+    }
     let Some(Container {
         root,
         parts,
@@ -143,6 +146,9 @@ pub(crate) fn page_content_and_blocks(
         tracing::debug!("no text outside boilerplate");
         return (nothing(), std::mem::take(&mut agg.segments));
     };
+    if deadline::passed() {
+        return (nothing(), Vec::new());
+    }
     let mut keep = prune(doc, root, &parts, records, &agg, config, title.as_deref());
     drop_orphan_headings(doc, root, &mut keep, &agg.words);
     let content = Content {

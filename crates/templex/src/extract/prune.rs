@@ -7,7 +7,7 @@ use super::aggregates::{Aggregates, MAJORITY};
 use super::config::ContentConfig;
 use super::verdicts::{is_caption, is_link_cluster, is_table_part};
 use crate::dom::tags::{heading_level, is_block, is_heading, is_list_item, is_media};
-use crate::dom::{Document, NodeData, NodeId};
+use crate::dom::{Document, NodeData, NodeId, deadline};
 
 /// The keep mask of the container `root`: its nodes minus excluded and boilerplate-like
 /// parts (link clusters, teasers, boilerplate names, forms, labels, date lines, captions,
@@ -32,6 +32,9 @@ pub(super) fn prune(
     // Inside a quote (an embedded tweet's attribution line keeps its date).
     let mut quoted = vec![false; doc.len()];
     for id in doc.subtree(root).map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
         quoted[id.index()] = doc.parent(id).is_some_and(|p| quoted[p.index()])
             || doc.tag(id).is_some_and(|t| *t == local_name!("blockquote"));
     }
@@ -54,6 +57,9 @@ pub(super) fn prune(
     let mut structural = true;
     loop {
         for id in doc.subtree(root).map(NodeId) {
+            if deadline::due(id.index()) {
+                break;
+            }
             let i = id.index();
             if agg.excluded[i] && !is_part(id) {
                 continue;
@@ -183,6 +189,9 @@ pub(super) fn teaser_cards(
     // Linked headings per element of the subtree, children before parents.
     let mut titles = vec![0u32; len];
     for id in range.clone().rev().map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
         if linked(id) {
             titles[at(id)] += 1;
         }
@@ -194,6 +203,9 @@ pub(super) fn teaser_cards(
     }
     let mut cards = vec![false; doc.len()];
     for id in range.clone().map(NodeId).filter(|id| linked(*id)) {
+        if deadline::due(id.index()) {
+            break;
+        }
         let mut card = id;
         while let Some(p) = doc.parent(card).filter(|p| {
             // The container itself may be the linked heading: never leave the subtree.
@@ -220,6 +232,9 @@ pub(super) fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [boo
     let mut counts = vec![false; (end - root.0) as usize];
     let mut heading_end = 0;
     for id in doc.visible(root) {
+        if deadline::due(id.index()) {
+            break;
+        }
         if id.0 < heading_end {
             continue;
         }

@@ -3,7 +3,7 @@
 
 use markup5ever::local_name;
 
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, deadline};
 
 /// Words of a quotation that must repeat what came before for it to count as a repeat: a
 /// quote of a few words ("Thanks!") says too little to tell.
@@ -65,6 +65,9 @@ pub(crate) fn drop_repeated_quotes(doc: &Document, root: NodeId, keep: &mut [boo
     }
     for q in drop {
         for i in doc.subtree(q) {
+            if deadline::due(i as usize) {
+                break;
+            }
             if let Some(k) = keep.get_mut(i as usize) {
                 *k = false;
             }

@@ -8,7 +8,7 @@ use super::aggregates::MAJORITY;
 use super::blocks::{Block, BlockKind};
 use super::config::Content;
 use super::verdicts::{is_boilerplate_tag, is_control};
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, deadline};
 
 /// The descendants of `root` that a reader sees ([`Document::visible_descendants`]).
 pub(crate) fn visible_descendants(
@@ -36,6 +36,9 @@ pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usiz
     let allowed = non_template_mask(doc, template);
     let mut excluded = vec![false; doc.len()];
     for id in doc.subtree(body).map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
         let i = id.index();
         excluded[i] = id != body
             && (doc.parent(id).is_some_and(|p| excluded[p.index()])
@@ -118,6 +121,9 @@ pub fn non_template_mask(doc: &Document, template: &[bool]) -> Vec<bool> {
         .collect();
     // Children before parents: a parent leading to kept content is walked through.
     for id in doc.ids().rev() {
+        if deadline::due(id.index()) {
+            break;
+        }
         if keep[id.index()] {
             if let Some(p) = doc.parent(id) {
                 if doc.element(id).is_some() || doc.text(id).is_some_and(|t| !t.trim().is_empty()) {

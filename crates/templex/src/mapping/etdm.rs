@@ -13,7 +13,7 @@
 
 use super::equality::{NodeEquality, Weights, similarity};
 use super::index::{Kind, MapIndex};
-use crate::dom::NodeId;
+use crate::dom::{NodeId, deadline};
 
 /// Above this many cells an alignment falls back from the quadratic LCS to a greedy
 /// linear one, so that a node with thousands of children cannot blow up time or memory.
@@ -105,6 +105,9 @@ fn lcs(
     let mut table = vec![0u32; (n + 1) * w];
     let mut weight = vec![0u16; n * m];
     for i in (0..n).rev() {
+        if deadline::due(i) {
+            break;
+        }
         for j in (0..m).rev() {
             let wt = pair_weight(a, xs[i], b, ys[j], eq);
             weight[i * m + j] = wt;

@@ -7,7 +7,7 @@ use std::hash::BuildHasher;
 use rustc_hash::FxBuildHasher;
 
 use crate::dom::tags::is_code;
-use crate::dom::{Document, NodeData, NodeId};
+use crate::dom::{Document, NodeData, NodeId, deadline};
 
 /// What a node is, for mapping purposes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +55,9 @@ impl<'d> MapIndex<'d> {
         let mut set_off = vec![(0u32, 0u32, 0u32); n];
         let mut sets = Vec::new();
         for id in doc.ids() {
+            if deadline::due(id.index()) {
+                break;
+            }
             let i = id.index();
             match &doc.node(id).data {
                 NodeData::Document => kind[i] = Kind::Root,
@@ -94,6 +97,9 @@ impl<'d> MapIndex<'d> {
         let mut children = Vec::with_capacity(n);
         let mut position = vec![0u32; n];
         for id in doc.ids() {
+            if deadline::due(id.index()) {
+                break;
+            }
             let start = children.len() as u32;
             for c in doc.children(id) {
                 if matches!(kind[c.index()], Kind::Element | Kind::Text) {

@@ -1,7 +1,7 @@
 //! Plain text of a page (or of the part a filter keeps), with line breaks where blocks end.
 
 use crate::dom::tags::{is_block, is_unrendered};
-use crate::dom::{Document, NodeData, NodeId};
+use crate::dom::{Document, NodeData, NodeId, deadline};
 
 /// What [`visible_text`] includes.
 #[derive(Debug, Clone, Copy)]
@@ -38,6 +38,9 @@ pub fn visible_text(doc: &Document, opts: TextOptions, keep: &dyn Fn(NodeId) -> 
     // the line is flushed.
     let mut open_blocks: Vec<u32> = Vec::new();
     for id in doc.visible(root).hiding(is_unrendered) {
+        if deadline::due(id.index()) {
+            break;
+        }
         while open_blocks.last().is_some_and(|&end| end <= id.0) {
             open_blocks.pop();
             flush(&mut line, &mut out);

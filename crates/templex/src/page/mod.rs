@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
-use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, parse_page};
+use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse_page};
 use crate::extract::{
     Block, Content, ContentConfig, Metadata, Rest, content_html, content_markdown, content_text,
     declares_article, drop_repeated_quotes, kept_words, page_content_and_blocks, page_metadata,
@@ -153,13 +153,21 @@ pub fn extract_page(
     budget: &Budget,
 ) -> Result<PageContent, PageError> {
     let t0 = Instant::now();
+    let scope = budget.scope(t0);
     // Scripts and styles carry no content: the lean parse leaves their text out.
     let doc = parse_page(bytes, hints.charset.as_deref(), ParseMode::Lean, budget, t0)?;
     let parse = t0.elapsed();
     let c = page_level_content(&doc, hints.url.as_ref(), config);
+    let late = || budget.timed_out("finding the content");
+    if scope.passed() {
+        return Err(late());
+    }
     let root = c.root.unwrap_or(NodeId::ROOT);
     let content = PageContent::new(doc, root, c.keep, Method::MainContent);
-    budget.check_time(t0, "finding the content")?;
+    if scope.passed() {
+        // Some stage stopped early: what it left is not the page's content.
+        return Err(late());
+    }
     let timings = ContentTimings {
         parse,
         extract: t0.elapsed() - parse,
@@ -236,10 +244,17 @@ fn chrome_by(
             spread: config.spread,
             ..defaults
         };
+    // Past the deadline, nothing here is used (the features alone fill ~50 bytes a node).
+    if deadline::passed() {
+        return vec![false; doc.len()];
+    }
     let fx = node_features_with(doc, url, same.then_some(container));
     let settings = PageLevelConfig::default();
     let mut template =
         pagelevel::detect_from(doc, &fx, &|fx, id| model.score(fx, id), &settings, false).template;
+    if deadline::passed() {
+        return template;
+    }
     let content_settings = PageLevelConfig {
         threshold: CONTENT_THRESHOLD,
         ..settings
@@ -272,7 +287,7 @@ fn choose_view(
     chrome: impl FnOnce(&Content) -> Vec<bool>,
 ) -> Content {
     let mut content = pick_view(doc, config, chrome);
-    if let Some(root) = content.root {
+    if let Some(root) = content.root.filter(|_| !deadline::passed()) {
         drop_repeated_quotes(doc, root, &mut content.keep);
     }
     content
@@ -288,7 +303,7 @@ fn pick_view(
     chrome: impl FnOnce(&Content) -> Vec<bool>,
 ) -> Content {
     let (container, blocks) = page_content_and_blocks(doc, config);
-    let Some(body) = doc.body() else {
+    let Some(body) = doc.body().filter(|_| !deadline::passed()) else {
         return container;
     };
     // A page that says it is an article has its content in one place: what else it shows
@@ -317,6 +332,9 @@ fn pick_view(
         if !Rest::of(rest).is_sections(false) {
             return container;
         }
+    }
+    if deadline::passed() {
+        return container;
     }
     let spread = spread_content(doc, &chrome(&container), page_words);
     let spread_words = kept_words(doc, body, |id| spread.is_content(id)) as f64;
@@ -362,6 +380,9 @@ pub(crate) fn outside_content(doc: &Document, keep: &[bool]) -> Vec<bool> {
     // Reverse document order meets children before their parents.
     let mut holds = vec![false; doc.len()];
     for id in doc.descendants(body).collect::<Vec<_>>().into_iter().rev() {
+        if deadline::due(id.index()) {
+            break;
+        }
         if kept(id) {
             holds[id.index()] = true;
         }

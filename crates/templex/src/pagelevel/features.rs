@@ -8,7 +8,7 @@ use markup5ever::local_name;
 use url::Url;
 
 use crate::dom::tags::{is_block, is_heading, is_image, is_invisible};
-use crate::dom::{Document, LocalName, NodeData, NodeId};
+use crate::dom::{Document, LocalName, NodeData, NodeId, deadline};
 use crate::extract::{Content, ContentConfig, name_hint, page_content};
 use crate::links::Site;
 
@@ -244,6 +244,9 @@ pub(crate) fn node_features_with(
     let body_depth = doc.node(body).depth;
     let range = doc.subtree(body);
     for i in range.clone() {
+        if deadline::due(i as usize) {
+            break;
+        }
         let id = NodeId(i);
         let ix = id.index();
         let p = doc.parent(id).map(NodeId::index);
@@ -351,6 +354,9 @@ pub(crate) fn node_features_with(
     }
     // Bottom-up sums (children before parents).
     for i in range.clone().rev() {
+        if deadline::due(i as usize) {
+            break;
+        }
         let id = NodeId(i);
         if id == body {
             break;
@@ -375,6 +381,9 @@ pub(crate) fn node_features_with(
     let mut before = vec![0u64; n];
     let mut running = 0u64;
     for i in range.clone() {
+        if deadline::due(i as usize) {
+            break;
+        }
         let id = NodeId(i);
         before[id.index()] = running;
         if doc.text(id).is_some() && !invisible[id.index()] {
@@ -391,6 +400,9 @@ pub(crate) fn node_features_with(
     };
     let mut kept_words = vec![0u32; n];
     for i in range.clone().rev() {
+        if deadline::due(i as usize) {
+            break;
+        }
         let id = NodeId(i);
         if doc.text(id).is_some() && content.is_content(id) {
             kept_words[id.index()] = agg[id.index()].words;
@@ -404,6 +416,9 @@ pub(crate) fn node_features_with(
     // Nodes without visible words are the page's spacers, icons and image holders: like the
     // paper's nodes under 2000 px², they are not classified and take their parent's score.
     for i in range.clone() {
+        if deadline::due(i as usize) {
+            break;
+        }
         let id = NodeId(i);
         if id != body && agg[id.index()].words == 0 {
             classified[id.index()] = false;
@@ -412,6 +427,9 @@ pub(crate) fn node_features_with(
     let total_elements = agg[body.index()].elements.max(1) as f64;
     let title_len = title.len().max(1) as f64;
     for i in range {
+        if deadline::due(i as usize) {
+            break;
+        }
         let id = NodeId(i);
         let ix = id.index();
         if !classified[ix] {

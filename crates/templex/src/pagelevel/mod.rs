@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use url::Url;
 
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, deadline};
 use crate::extract::Content;
 
 pub use features::{FEATURE_NAMES, NO_ROW, node_features};
@@ -145,6 +145,9 @@ fn smooth_tree(doc: &Document, classified: &[bool], body: NodeId) -> (SmoothTree
         size: Vec::new(),
     };
     for i in doc.subtree(body) {
+        if deadline::due(i as usize) {
+            break;
+        }
         let id = NodeId(i);
         let up = if id == body {
             u32::MAX
@@ -323,6 +326,9 @@ pub(crate) fn detect_from(
         }
     }
     for i in doc.subtree(body) {
+        if deadline::due(i as usize) {
+            break;
+        }
         let o = owner[i as usize];
         if o != u32::MAX {
             result.scores[i as usize] = x[o as usize];
@@ -374,6 +380,9 @@ fn snippet(doc: &Document, id: NodeId, words: usize) -> String {
     let mut out = String::new();
     let mut count = 0;
     for d in doc.subtree(id) {
+        if deadline::due(d as usize) {
+            break;
+        }
         if let Some(t) = doc.text(NodeId(d)) {
             for w in t.split_whitespace() {
                 if count == words {

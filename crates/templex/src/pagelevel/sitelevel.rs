@@ -9,7 +9,7 @@
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use crate::dom::{Document, NodeData};
+use crate::dom::{Document, NodeData, deadline};
 use crate::stable_hash::{hash_bytes, hash_pair};
 
 /// Settings of SITELEVEL.
@@ -55,6 +55,9 @@ pub(crate) fn node_hashes(doc: &Document) -> Vec<u64> {
 pub(crate) fn html_lengths(doc: &Document) -> Vec<u64> {
     let mut len = vec![0u64; doc.len()];
     for id in doc.ids().rev() {
+        if deadline::due(id.index()) {
+            break;
+        }
         let own = match &doc.node(id).data {
             NodeData::Element(e) => {
                 let tag = e.name.local.len() as u64;
@@ -222,10 +225,16 @@ pub(crate) fn cover_rule(doc: &Document, frequent: &[bool], cover: f64) -> Vec<b
     let mut covered = vec![0u64; n];
     let mut inside = vec![false; n];
     for id in doc.ids() {
+        if deadline::due(id.index()) {
+            break;
+        }
         let i = id.index();
         inside[i] = frequent[i] || doc.parent(id).is_some_and(|p| inside[p.index()]);
     }
     for id in doc.ids().rev() {
+        if deadline::due(id.index()) {
+            break;
+        }
         let i = id.index();
         if frequent[i] {
             covered[i] = len[i];
@@ -238,6 +247,9 @@ pub(crate) fn cover_rule(doc: &Document, frequent: &[bool], cover: f64) -> Vec<b
     }
     let mut template = vec![false; n];
     for id in doc.ids() {
+        if deadline::due(id.index()) {
+            break;
+        }
         let i = id.index();
         // The document, <html> and <body> hold the whole page: never template themselves.
         let top = matches!(doc.node(id).data, NodeData::Document)

@@ -335,6 +335,8 @@ pub(crate) fn load_sibling<T>(
             return SiblingLoad::Failed(url);
         }
     };
+    // The sibling's own time budget: its parse and its mapping onto the key page.
+    let scope = budget.scope(std::time::Instant::now());
     let doc = match page.parse_within(budget) {
         Ok(doc) => doc,
         Err(e) => {
@@ -342,7 +344,16 @@ pub(crate) fn load_sibling<T>(
             return SiblingLoad::Failed(url);
         }
     };
-    let Some(data) = accept(&doc) else {
+    let accepted = accept(&doc);
+    let over = || {
+        tracing::debug!(%url, "sibling over its time budget");
+        SiblingLoad::Failed(url.clone())
+    };
+    if scope.passed() {
+        // The guard's mapping may have stopped early: its verdict does not count.
+        return over();
+    }
+    let Some(data) = accepted else {
         tracing::debug!(%url, "sibling refused by template guard");
         return SiblingLoad::Refused(url);
     };
@@ -356,6 +367,10 @@ pub(crate) fn load_sibling<T>(
         }
         _ => FxHashSet::default(),
     };
+    if scope.passed() {
+        return over();
+    }
+    drop(scope);
     SiblingLoad::Loaded(LoadedPage {
         url,
         doc,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::text::{has_visible_text, image_text, normalize_into};
 use crate::dom::tags::{is_block, is_invisible};
-use crate::dom::{Document, LocalName, NodeData, NodeId};
+use crate::dom::{Document, LocalName, NodeData, NodeId, deadline};
 use crate::pagelevel::sitelevel::stable_hash;
 use crate::stable_hash::Encoder;
 
@@ -197,6 +197,9 @@ fn walk_chunks(
     // Siblings mostly share their tag: the last element's path is kept.
     let mut last: Option<(u64, &LocalName, u64)> = None;
     for id in doc.ids() {
+        if deadline::due(id.index()) {
+            break;
+        }
         if let Some(e) = doc.element(id) {
             let parent = doc.parent(id).map_or(0, |p| path[p.index()]);
             path[id.index()] = match last {

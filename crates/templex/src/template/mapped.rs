@@ -13,7 +13,7 @@ use url::Url;
 use super::vote::vote_with;
 use super::{Method, TemplateConfig, TemplateResult, Timings};
 use crate::cluster::{ClusterConfig, Fingerprint};
-use crate::dom::Document;
+use crate::dom::{Document, deadline};
 use crate::extract::page_title;
 use crate::mapping::{MapIndex, Mapping, etdm};
 use crate::siblings::cs::{
@@ -87,9 +87,18 @@ pub(super) fn mapping_template(
     let t1 = Instant::now();
     let key_index = MapIndex::new(&doc);
     let key_guard = Guard::new(&key_index, config);
+    if deadline::passed() {
+        // Out of time before the search: the caller gives a timeout.
+        drop(key_guard);
+        drop(key_index);
+        let none = vec![false; doc.len()];
+        return super::lone_result(config.method, key_url, doc, none, key_page);
+    }
     let guard = |other: &Document| key_guard.check(&MapIndex::new(other));
+    let search = deadline::pause();
     let outcome = find_complete_subdigraph(source, &doc, page_url, &config.cs_config(), &guard);
     let own = own_kind_siblings(source, &doc, page_url, &outcome, config, &guard);
+    drop(search);
     let siblings = t1.elapsed();
 
     let t2 = Instant::now();

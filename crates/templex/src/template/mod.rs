@@ -19,6 +19,8 @@
 //!   classes on every page (`div.entry-content`, `h1.title`) holds different text on each
 //!   page, so it stays content — which is what users and the gold standard mean.
 
+#[cfg(test)]
+mod deadline_tests;
 mod mapped;
 pub(crate) mod model;
 mod protect;
@@ -327,6 +329,9 @@ pub fn extract_template(
     let t0 = Instant::now();
     let before = source.stats();
     let page = source.load(key_url)?;
+    // The key page's time budget counts the work on it (parsing, mapping, voting, learning
+    // from the sample), not the search for siblings: each sibling has its own budget.
+    let scope = config.budget.scope(Instant::now());
     let doc = page.parse_within(&config.budget)?;
     let key_page = t0.elapsed();
     let mut result = match config.method {
@@ -338,6 +343,13 @@ pub fn extract_template(
         Method::TableChunk => tablechunk_template(source, &page.final_url, doc, key_page, config),
         Method::MainContent => maincontent_template(&page.final_url, doc, key_page),
     };
+    if scope.passed() {
+        // Some stage stopped early: what it left is not the page's template.
+        return Err(LoadError::Refused {
+            url: page.final_url.to_string(),
+            error: config.budget.timed_out("finding the template"),
+        });
+    }
     let after = source.stats();
     result.loads = LoadStats {
         attempts: after.attempts - before.attempts,

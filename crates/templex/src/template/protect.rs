@@ -2,7 +2,7 @@
 //! the template, within what the compared pages and the detector's finer views agree on.
 
 use crate::dom::tags::is_code;
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, deadline};
 use crate::extract::{ContentConfig, content_root};
 use crate::mapping::{MapIndex, Mapping};
 
@@ -45,6 +45,9 @@ pub(super) fn protect_content_root(
         return Protection::Implausible;
     }
     for i in doc.subtree(root) {
+        if deadline::due(i as usize) {
+            break;
+        }
         if let Some(t) = template.get_mut(i as usize) {
             *t = false;
         }
@@ -80,6 +83,9 @@ pub(super) fn protected_in_region<'c>(
     // Reverse document order meets children before their parents.
     let mut holds = vec![false; doc.len()];
     for id in doc.subtree(root).rev().map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
         let i = id.index();
         holds[i] |= kept(i) || own(id);
         if holds[i] && id != root {
@@ -91,6 +97,9 @@ pub(super) fn protected_in_region<'c>(
     // Document order: a node's top-level part is its parent's, or itself below the root.
     let mut protected = vec![false; doc.len()];
     for id in doc.subtree(root).map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
         protected[id.index()] = match doc.parent(id) {
             _ if id == root => true,
             Some(p) if p == root => holds[id.index()],
@@ -104,6 +113,9 @@ pub(super) fn protected_in_region<'c>(
     if voted_inside {
         let chrome = chrome();
         for i in doc.subtree(root) {
+            if deadline::due(i as usize) {
+                break;
+            }
             let i = i as usize;
             protected[i] &= !chrome.get(i).copied().unwrap_or(false);
         }

@@ -23,6 +23,7 @@ fn sample_template(
     learn: impl FnOnce(&Document, &[Document]) -> (Vec<bool>, Option<String>),
 ) -> TemplateResult {
     let t = Instant::now();
+    let search = crate::dom::deadline::pause();
     let (sample, note) = site_sample(
         source,
         key_url,
@@ -31,6 +32,7 @@ fn sample_template(
         config.seed,
         &config.budget,
     );
+    drop(search);
     let siblings = t.elapsed();
     let t2 = Instant::now();
     let (template, learn_note) = learn(&doc, &sample);
@@ -154,10 +156,17 @@ pub(crate) fn site_sample(
         }
         loads += 1;
         let Ok(p) = source.load(&url) else { continue };
+        let scope = budget.scope(Instant::now());
         let Ok(d) = p.parse_within(budget) else {
             continue;
         };
-        if Fingerprint::of(&d).jaccard(&key_print) < similarity {
+        let print = Fingerprint::of(&d);
+        if scope.passed() {
+            tracing::debug!(%url, "sampled page over its time budget");
+            continue;
+        }
+        drop(scope);
+        if print.jaccard(&key_print) < similarity {
             other += 1;
             continue;
         }

@@ -10,7 +10,7 @@ use super::protect::{
     Protection, all_text_everywhere, narrow_region, protect_content_root, protected_in_region,
 };
 use super::{Method, TemplateConfig};
-use crate::dom::{Document, Element, NodeId, local_name};
+use crate::dom::{Document, Element, NodeId, deadline, local_name};
 use crate::extract::{ContentConfig, content_root, page_content};
 use crate::mapping::{MapIndex, Mapping};
 
@@ -64,9 +64,17 @@ pub(crate) fn vote_with(
     let found =
         (config.method == Method::HybEx).then(|| page_content(doc, &ContentConfig::default()));
     let content = found.as_ref().and_then(|c| c.root);
+    // Past the deadline nothing of the vote is used: the caller gives a timeout.
+    let late = || (vec![false; doc.len()], None);
+    if deadline::passed() {
+        return late();
+    }
     // PAGELEVEL's verdicts, asked for at most once; its features include the page's content,
     // found above for HybEx.
     let page_level = || {
+        if deadline::passed() {
+            return vec![false; doc.len()];
+        }
         crate::pagelevel::detect_with(doc, url, config.model(), &config.pagelevel, found.as_ref())
             .template
     };
@@ -88,6 +96,9 @@ pub(crate) fn vote_with(
     };
     let mut template = run(None);
     let mut note = None;
+    if deadline::passed() {
+        return late();
+    }
     if config.method == Method::HybEx {
         // A region all of whose text every compared page has too is not the page's own
         // content: the page-level detector missed it (a page of images and a header
@@ -99,6 +110,7 @@ pub(crate) fn vote_with(
             narrow_region(doc, r, mappings, |j| {
                 others
                     .get(j)
+                    .filter(|_| !deadline::passed())
                     .and_then(|d| content_root(d, &ContentConfig::default()))
             })
         });
@@ -130,6 +142,9 @@ pub(crate) fn vote_with(
                     let protected =
                         protected_in_region(doc, root, &found.keep, own, &voted, chrome);
                     for i in doc.subtree(root) {
+                        if deadline::due(i as usize) {
+                            break;
+                        }
                         let i = i as usize;
                         template[i] = voted[i] && !protected[i];
                     }
@@ -239,6 +254,9 @@ pub(super) fn decide(
     let mut has_tpl_text = vec![false; n];
     let mut shows = vec![false; n];
     for id in doc.ids().rev() {
+        if deadline::due(id.index()) {
+            break;
+        }
         let i = id.index();
         match ballot.seen[i] {
             Seen::Text => {
@@ -260,6 +278,9 @@ pub(super) fn decide(
     let mut template = vec![false; n];
     let mut submenu = vec![false; n];
     for id in doc.ids() {
+        if deadline::due(id.index()) {
+            break;
+        }
         let i = id.index();
         let parent = doc.parent(id);
         let parent_tpl = parent.is_none_or(|p| template[p.index()]);
@@ -292,6 +313,9 @@ pub(super) fn layout_fillers(
     use crate::mapping::index::Kind;
     let mut kids = Vec::new();
     for id in doc.ids() {
+        if deadline::due(id.index()) {
+            break;
+        }
         if !template[id.index()] || (index.kind(id) != Kind::Element && id != NodeId::ROOT) {
             continue;
         }
