@@ -19,6 +19,9 @@
 //! fastest time: typical pages and shapes are timed through the same spells of a noisy
 //! machine.
 //!
+//! `-- --deadline 0.5,1,2` prints instead how soon each page answers under each time budget
+//! (seconds): page-level content, and HybEx, whose budget counts the key page's own work.
+//!
 //! The bench uses the allocator of templex's binaries (`templex-alloc`: mimalloc, keeping
 //! freed memory ten seconds), which is what the CLI, the server and the Python package run
 //! with; `MIMALLOC_PURGE_DELAY=1000` gives mimalloc's own default.
@@ -224,6 +227,21 @@ fn main() {
         .iter()
         .filter(|(name, _)| only.is_empty() || only.iter().any(|o| name.contains(o.as_str())))
         .collect();
+    // `--deadline 0.5,1,2`: instead of the table, how soon each shape answers under each
+    // time budget (seconds).
+    if let Some(budgets) = args
+        .iter()
+        .position(|a| a == "--deadline")
+        .and_then(|i| args.get(i + 1))
+    {
+        let budgets: Vec<Duration> = budgets
+            .split(',')
+            .filter_map(|x| x.parse::<f64>().ok())
+            .filter_map(|s| Duration::try_from_secs_f64(s).ok())
+            .collect();
+        deadlines(&shapes, &typical, only.is_empty(), &sizes, &budgets);
+        return;
+    }
     let typical_bytes: usize = typical.iter().map(String::len).sum();
     println!(
         "typical: {} pages, {:.1} MB ({typical_from})\n",
@@ -352,6 +370,87 @@ fn joined(typical: &[String], size: usize) -> String {
     }
     s.push_str("</body></html>");
     s
+}
+
+/// How soon each page answers under each time budget: page-level content (and by how much
+/// the answer comes after the budget when the page ran out of it), and HybEx (whose budget
+/// counts the key page's own work, each sibling having its own, so that its answer may come
+/// after the budget without overrunning it).
+fn deadlines(
+    shapes: &[&Shape],
+    typical: &[String],
+    with_joined: bool,
+    sizes: &[usize],
+    budgets: &[Duration],
+) {
+    println!(
+        "| shape | MB | budget | content: answer after | past the budget | hybex: answer after | hybex |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---|");
+    let ms = |d: Duration| format!("{:.0} ms", d.as_secs_f64() * 1e3);
+    let past = |done: Duration, budget: Duration, timed_out: bool| {
+        if timed_out {
+            ms(done.saturating_sub(budget))
+        } else {
+            "(done)".to_string()
+        }
+    };
+    let mut worst = Duration::ZERO;
+    for &size in sizes {
+        let mut pages: Vec<(&str, String)> =
+            shapes.iter().map(|(n, make)| (*n, make(size))).collect();
+        if with_joined {
+            pages.push((JOINED, joined(typical, size)));
+        }
+        for (name, page) in &pages {
+            let (site, key) = site_of(page);
+            for &budget in budgets {
+                let limited = Budget {
+                    max_time: budget,
+                    ..Budget::DEFAULT
+                };
+                let t = Instant::now();
+                let r = extract_page(
+                    page.as_bytes(),
+                    &PageHints::default(),
+                    &ContentConfig::default(),
+                    &limited,
+                );
+                let content = t.elapsed();
+                let content_late = matches!(r, Err(templex::PageError::TimedOut { .. }));
+                drop(r);
+                let mut config = TemplateConfig::for_method(Method::HybEx);
+                config.budget = limited;
+                let t = Instant::now();
+                let r = extract_template(&site, &key, &config);
+                let hybex = t.elapsed();
+                let hybex_late = matches!(
+                    &r,
+                    Err(templex::LoadError::Refused {
+                        error: templex::PageError::TimedOut { .. },
+                        ..
+                    })
+                );
+                drop(r);
+                if content_late {
+                    worst = worst.max(content - budget);
+                }
+                println!(
+                    "| {name} | {:.1} | {:.2} s | {} | {} | {} | {} |",
+                    page.len() as f64 / 1e6,
+                    budget.as_secs_f64(),
+                    ms(content),
+                    past(content, budget, content_late),
+                    ms(hybex),
+                    if hybex_late { "timed out" } else { "done" },
+                );
+            }
+        }
+    }
+    println!(
+        "\npage-level content answered at most {} past its budget",
+        ms(worst)
+    );
 }
 
 /// Keep the faster of each stage's times.

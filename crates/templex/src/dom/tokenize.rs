@@ -59,7 +59,11 @@ pub(crate) fn parse_document(sink: Sink, html: &str, scripting: bool) -> (Docume
     // Reading a string cannot fail.
     let Ok(()) = tokenizer.finish();
     let stop = builder.sink.stop.get();
-    let mut doc = builder.sink.finish();
+    // A stopped parse's tree is thrown away (a budget ran out): it is not numbered first.
+    let mut doc = match stop {
+        Some(_) => Sink::default().finish(),
+        None => builder.sink.finish(),
+    };
     doc.noscript_shown = !scripting;
     (doc, stop)
 }

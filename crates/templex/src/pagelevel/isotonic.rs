@@ -51,6 +51,8 @@
 
 use std::fmt;
 
+use crate::dom::deadline;
+
 /// Default [`SmoothOptions::max_levels`]: one-byte decisions, and a quantization step of
 /// 1/255 of the score range, far below a classifier's resolution.
 pub(crate) const DEFAULT_MAX_LEVELS: usize = 256;
@@ -467,7 +469,12 @@ fn solve<T: Level>(
 
     // Reversed, the heavy-first pre-order is a post-order visiting each node's largest child
     // first.
-    for &u in order.iter().rev() {
+    for (step, &u) in order.iter().rev().enumerate() {
+        // Past the page's deadline the result is not used (the page times out); the
+        // decisions left at level 0 still reconstruct.
+        if deadline::due(step) {
+            break;
+        }
         let i = u as usize;
         let (xi, wi, gi) = (x[i], weight[i], penalty[i]);
 
@@ -547,6 +554,9 @@ fn solve<T: Level>(
     let mut level = vec![0u32; n];
     level[0] = root.0 as u32;
     for i in 1..n {
+        if deadline::due(i) {
+            break;
+        }
         let from = parent[i].map_or(0, |p| level[p as usize]) as usize;
         level[i] = match row[i] {
             NO_ROW => Leaf::new(x[i], weight[i], penalty[i], values).decide(from, values),

@@ -243,7 +243,17 @@ pub(crate) fn detect_from(
     };
     let t1 = Instant::now();
     let (tree, owner) = smooth_tree(doc, &fx.classified, body);
-    let x: Vec<f64> = tree.ids.iter().map(|id| score(fx, *id)).collect();
+    let mut x: Vec<f64> = Vec::with_capacity(tree.ids.len());
+    for (k, id) in tree.ids.iter().enumerate() {
+        if deadline::due(k) {
+            break;
+        }
+        x.push(score(fx, *id));
+    }
+    if deadline::passed() {
+        // The page is out of time and this result is not used.
+        return result;
+    }
     result.timings.classify = t1.elapsed();
     let t2 = Instant::now();
     let (y, roots) = if config.smooth && !tree.ids.is_empty() {
