@@ -23,6 +23,7 @@ use url::Url;
 use crate::error::ApiError;
 use crate::metrics::{EndpointLabels, RequestLabels};
 use crate::sites::{App, RequestSource};
+use crate::work::Allowance;
 use crate::{ui, work};
 
 /// The policy of the inert page copy the viewer frames: it may load nothing at all.
@@ -278,9 +279,9 @@ async fn content(
     };
     let app2 = app.clone();
     // The fingerprints `templex content --format json` gives, computed on the worker.
-    let record = work::run(&app, move || {
+    let record = work::run(&app, move |allowance| {
         let mut fingerprinter = Fingerprinter::new(FingerprintConfig::default());
-        content_job(&app2, req, html).map(|r| r.with_fingerprint(&mut fingerprinter))
+        content_job(&app2, req, html, allowance).map(|r| r.with_fingerprint(&mut fingerprinter))
     })
     .await?;
     if let Some(n) = record.pages_loaded {
@@ -293,6 +294,7 @@ fn content_job(
     app: &App,
     req: ContentRequest,
     html: Option<Vec<u8>>,
+    allowance: Allowance,
 ) -> Result<ContentRecord, ApiError> {
     let rendering = req.format.unwrap_or_default();
     let defaults = ContentConfig::default();
@@ -314,12 +316,18 @@ fn content_job(
             if let (Some(method), Some(url)) = (site_method, url.as_ref()) {
                 if let Some(site) = app.site_source(url) {
                     let source = RequestSource::with_key(url.clone(), html, Some(site));
-                    return site_content(&source, url, method, &config, rendering, input, app);
+                    let job = SiteJob {
+                        method,
+                        config: &config,
+                        rendering,
+                        allowance,
+                    };
+                    return site_content(&source, url, job, input);
                 }
             }
             let hints = PageHints { url, charset: None };
             let content =
-                extract_page(&html, &hints, &config, &app.limits.budget).map_err(page_error)?;
+                extract_page(&html, &hints, &config, &allowance.budget).map_err(page_error)?;
             Ok(ContentRecord::new(
                 input,
                 &content,
@@ -342,7 +350,7 @@ fn content_job(
                     url: Some(page.final_url),
                     charset: page.charset,
                 };
-                let content = extract_page(&page.body, &hints, &config, &app.limits.budget)
+                let content = extract_page(&page.body, &hints, &config, &allowance.budget)
                     .map_err(page_error)?;
                 return Ok(ContentRecord::new(
                     input,
@@ -352,26 +360,40 @@ fn content_job(
                     Vec::new(),
                 ));
             }
-            site_content(&source, &url, method, &config, rendering, input, app)
+            let job = SiteJob {
+                method,
+                config: &config,
+                rendering,
+                allowance,
+            };
+            site_content(&source, &url, job, input)
         }
         (None, None) => Err(ApiError::bad_request("give the page's html or its url")),
     }
+}
+
+/// What site-aware content is asked for.
+struct SiteJob<'a> {
+    method: Method,
+    config: &'a ContentConfig,
+    rendering: Rendering,
+    allowance: Allowance,
 }
 
 /// Site-aware content, as `templex content --site` gives it.
 fn site_content(
     source: &RequestSource,
     url: &Url,
-    method: Method,
-    config: &ContentConfig,
-    rendering: Rendering,
+    job: SiteJob<'_>,
     input: String,
-    app: &App,
 ) -> Result<ContentRecord, ApiError> {
-    let template = TemplateConfig {
-        budget: app.limits.budget,
-        ..TemplateConfig::for_method(method)
-    };
+    let SiteJob {
+        method,
+        config,
+        rendering,
+        allowance,
+    } = job;
+    let template = within(TemplateConfig::for_method(method), allowance);
     let r = extract_template(source, url, &template).map_err(|e| load_error(url, e))?;
     let content = r.content(config);
     let mut notes = r.notes.clone();
@@ -467,7 +489,7 @@ async fn template(
     }
     let req: TemplateRequest = parse_json(&bytes)?;
     let app2 = app.clone();
-    let answer = work::run(&app, move || template_job(&app2, req)).await?;
+    let answer = work::run(&app, move |allowance| template_job(&app2, req, allowance)).await?;
     app.metrics
         .pages_loaded
         .inc_by(answer.report.pages_loaded as u64);
@@ -504,7 +526,21 @@ fn template_config(req: &TemplateRequest, method: Method) -> Result<TemplateConf
     Ok(c)
 }
 
-fn template_job(app: &App, req: TemplateRequest) -> Result<TemplateAnswer, ApiError> {
+/// `config` within a request's allowance: the page budget, and no longer a sibling search
+/// than the request has left.
+pub(crate) fn within(config: TemplateConfig, allowance: Allowance) -> TemplateConfig {
+    TemplateConfig {
+        budget: allowance.budget,
+        time_budget: config.time_budget.min(allowance.left),
+        ..config
+    }
+}
+
+fn template_job(
+    app: &App,
+    req: TemplateRequest,
+    allowance: Allowance,
+) -> Result<TemplateAnswer, ApiError> {
     let url = req.url.as_deref().map(parse_url).transpose()?;
     let (source, key_url, default_method) = match (&req.html, url) {
         (Some(html), url) => {
@@ -529,10 +565,7 @@ fn template_job(app: &App, req: TemplateRequest) -> Result<TemplateAnswer, ApiEr
         (None, None) => return Err(ApiError::bad_request("give the key page's url or html")),
     };
     let method = req.method.unwrap_or(default_method);
-    let config = TemplateConfig {
-        budget: app.limits.budget,
-        ..template_config(&req, method)?
-    };
+    let config = within(template_config(&req, method)?, allowance);
     let r = extract_template(&source, &key_url, &config).map_err(|e| load_error(&key_url, e))?;
     let report = template_report(&r);
     let has = |i: Include| req.include.contains(&i);

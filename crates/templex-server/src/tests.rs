@@ -645,3 +645,30 @@ async fn pages_loaded_are_counted_per_request_and_in_metrics() {
         "{m}"
     );
 }
+
+/// The engine stops at the page budget's time in every stage, so the budget a request's work
+/// gets is capped at what is left of the request's time limit: a request answered 504 frees
+/// its worker then, not when its page is done.
+#[tokio::test]
+async fn the_work_gets_no_more_time_than_the_request_has_left() {
+    let short = app_with(Limits {
+        timeout: Duration::from_millis(300),
+        ..Limits::default()
+    });
+    let a = crate::work::run(&short, Ok).await.expect("ran");
+    assert!(
+        a.left <= Duration::from_millis(300) && a.left > Duration::ZERO,
+        "{a:?}"
+    );
+    assert_eq!(a.budget.max_time, a.left);
+    assert_eq!(a.budget.max_nodes, templex::Budget::DEFAULT.max_nodes);
+    let long = app_with(Limits::default());
+    let a = crate::work::run(&long, Ok).await.expect("ran");
+    assert_eq!(
+        a.budget.max_time,
+        templex::Budget::DEFAULT.max_time,
+        "{a:?}"
+    );
+    let search = crate::api::within(templex::TemplateConfig::hybex(), a).time_budget;
+    assert!(search <= a.left, "{search:?}");
+}
