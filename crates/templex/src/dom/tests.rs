@@ -478,6 +478,12 @@ fn tokenizers_agree_on_tricky_markup() {
         "\u{feff}\u{feff}x",
         "a\u{feff}b<p>\u{feff}</p>",
         "<!DOCTYPE html><p>x",
+        // Text in a template's row is flushed by the end tag that then pops the template:
+        // the text after it goes to <body>, not after the text the flush appended.
+        "<template><tr>-</template><",
+        "<template><tr>-</template>x",
+        "<template><tr>-<html>y</template>z",
+        "<template><tr><td>a</td>-</template>b<p>c",
         "<!doctype html public \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\">x",
         "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"><table><p>quirks",
         "<!DOCTYPE>",

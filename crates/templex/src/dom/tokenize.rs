@@ -321,7 +321,15 @@ impl<'a> TreeEmitter<'a> {
         }
         let sink = &self.builder.sink;
         sink.forget_insertion();
-        match self.builder.process_token(token, 0) {
+        // Only text leaves the place of the next text known: a tag or a comment may flush
+        // pending table text (the place is set) and then pop elements (`</template>` after
+        // text in a template's row), which tells the sink nothing.
+        let text = matches!(token, Token::CharacterTokens(_));
+        let result = self.builder.process_token(token, 0);
+        if !text {
+            sink.forget_insertion();
+        }
+        match result {
             TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
             TokenSinkResult::RawData(RawKind::Rawtext) => Some(State::RawText),
             TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => {

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use markup5ever::{QualName, local_name, ns};
 
-use crate::dom::{Attr, Document, NodeData, NodeId, SerializeHook, deadline};
+use crate::dom::{Attr, Document, NodeData, NodeId, SerializeHook};
 use crate::pagelevel::Segment;
 
 /// The attribute every template element carries in the view (`data-tx-t=""`).
@@ -182,9 +182,6 @@ fn pure_content(doc: &Document, content: &[bool]) -> Vec<bool> {
     let kept = |id: NodeId| content.get(id.index()).copied().unwrap_or(false);
     let mut pure: Vec<bool> = doc.ids().map(kept).collect();
     for id in doc.ids().rev() {
-        if deadline::due(id.index()) {
-            break;
-        }
         let counts =
             doc.element(id).is_some() || doc.text(id).is_some_and(|t| !t.trim().is_empty());
         if !pure[id.index()] && counts {
@@ -195,9 +192,6 @@ fn pure_content(doc: &Document, content: &[bool]) -> Vec<bool> {
     }
     // Only elements are outlined; <html> and <body> would outline the page.
     for id in doc.ids() {
-        if deadline::due(id.index()) {
-            break;
-        }
         if doc.element(id).is_none() || Some(id) == doc.html() || Some(id) == doc.body() {
             pure[id.index()] = false;
         }
@@ -213,9 +207,6 @@ fn pure_template(doc: &Document, template: &[bool]) -> Vec<bool> {
         .map(|id| doc.element(id).is_some() && template.get(id.index()).copied().unwrap_or(false))
         .collect();
     for id in doc.ids().rev() {
-        if deadline::due(id.index()) {
-            break;
-        }
         if doc.element(id).is_some() && !pure[id.index()] {
             if let Some(p) = doc.parent(id) {
                 pure[p.index()] = false;

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::features::{FEATURE_NAMES, N_FEATURES, NodeFeatures};
-use crate::dom::{NodeId, deadline};
+use crate::dom::NodeId;
 
 /// The model shipped with templex (`templex train`, see the README), loaded on first use.
 const BUILTIN: &str = include_str!("model.json");
@@ -408,9 +408,6 @@ fn fit_logistic(set: &TrainingSet, idx: &[usize], config: &TrainConfig) -> Logis
 fn cholesky_solve(a: &[f64], b: &[f64], n: usize) -> Option<Vec<f64>> {
     let mut l = vec![0.0; n * n];
     for i in 0..n {
-        if deadline::due(i) {
-            break;
-        }
         for j in 0..=i {
             let mut s = a[i * n + j];
             for k in 0..j {
@@ -428,9 +425,6 @@ fn cholesky_solve(a: &[f64], b: &[f64], n: usize) -> Option<Vec<f64>> {
     }
     let mut y = vec![0.0; n];
     for i in 0..n {
-        if deadline::due(i) {
-            break;
-        }
         let mut s = b[i];
         for k in 0..i {
             s -= l[i * n + k] * y[k];
@@ -439,9 +433,6 @@ fn cholesky_solve(a: &[f64], b: &[f64], n: usize) -> Option<Vec<f64>> {
     }
     let mut x = vec![0.0; n];
     for i in (0..n).rev() {
-        if deadline::due(i) {
-            break;
-        }
         let mut s = y[i];
         for k in i + 1..n {
             s -= l[k * n + i] * x[k];
@@ -465,9 +456,6 @@ mod tests {
             ((state >> 33) as f64) / (1u64 << 31) as f64
         };
         for i in 0..n {
-            if deadline::due(i) {
-                break;
-            }
             let mut row = vec![0f32; N_FEATURES];
             for v in row.iter_mut() {
                 *v = rnd() as f32;

@@ -13,8 +13,6 @@ use super::features::{FEATURE_NAMES, N_FEATURES};
 use super::model::{ModelError, TrainingSet, check_features};
 use super::parallel::{map_in_order, threads};
 
-use crate::dom::deadline;
-
 /// The content model shipped with templex (`templex train --content-out`).
 const BUILTIN: &str = include_str!("content_model.json");
 
@@ -275,9 +273,6 @@ pub fn train_forest(set: &TrainingSet, config: &ForestConfig, notes: Vec<String>
     let (mut g, mut h) = (vec![0.0f64; n], vec![0.0f64; n]);
     for _ in 0..config.rounds {
         for i in 0..n {
-            if deadline::due(i) {
-                break;
-            }
             let p = 1.0 / (1.0 + (-z[i]).exp());
             let y = if set.labels[i] { 1.0 } else { 0.0 };
             g[i] = w[i] * (p - y);
@@ -285,9 +280,6 @@ pub fn train_forest(set: &TrainingSet, config: &ForestConfig, notes: Vec<String>
         }
         let (tree, leaf_of) = grow_tree(&bins, &cuts, &g, &h, config);
         for i in 0..n {
-            if deadline::due(i) {
-                break;
-            }
             z[i] += config.learning_rate * tree.value[leaf_of[i] as usize];
         }
         forest.trees.push(tree);
@@ -318,9 +310,6 @@ fn histograms(
         let w = fs.len();
         let mut out = vec![[0.0f64; 2]; slots * w * BINS];
         for i in 0..n {
-            if deadline::due(i) {
-                break;
-            }
             let Some(s) = slot_of(i) else {
                 continue;
             };
@@ -382,9 +371,6 @@ fn grow_tree(
         };
         let mut tot = vec![[0.0f64; 2]; open.len()];
         for i in 0..n {
-            if deadline::due(i) {
-                break;
-            }
             if let Some(s) = slot_of(i) {
                 tot[s][0] += g[i];
                 tot[s][1] += h[i];
@@ -437,9 +423,6 @@ fn grow_tree(
             }
         }
         for i in 0..n {
-            if deadline::due(i) {
-                break;
-            }
             let s = slot[at[i] as usize];
             if s == u32::MAX {
                 continue;
