@@ -89,8 +89,6 @@ pub(super) fn mapping_template(
     let key_guard = Guard::new(&key_index, config);
     if deadline::passed() {
         // Out of time before the search: the caller gives a timeout.
-        drop(key_guard);
-        drop(key_index);
         let none = vec![false; doc.len()];
         return super::lone_result(config.method, key_url, doc, none, key_page);
     }
