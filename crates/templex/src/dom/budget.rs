@@ -157,9 +157,13 @@ pub fn parse_page(
     if let Some(what) = not_html(bytes) {
         return Err(PageError::NotHtml(what));
     }
+    // The parse stops at the page's deadline, or at an earlier one of the caller's.
+    let scope = budget.scope(start);
     let decoded = decode(bytes, transport_charset);
-    budget.check_time(start, "decoding")?;
-    let sink = Sink::for_input(decoded.text.len()).with_budget(budget, start);
+    if scope.passed() {
+        return Err(budget.timed_out("decoding"));
+    }
+    let sink = Sink::for_input(decoded.text.len()).with_max_nodes(budget.max_nodes);
     let mut json_ld = Vec::new();
     let (mut doc, stop) = match mode {
         ParseMode::Full => super::tokenize::parse_document(sink, &decoded.text, true),
@@ -174,10 +178,7 @@ pub fn parse_page(
         Some(Stop::Nodes) => Err(PageError::TooManyNodes {
             limit: budget.max_nodes,
         }),
-        Some(Stop::Time) => Err(PageError::TimedOut {
-            limit: budget.max_time,
-            stage: "parsing",
-        }),
+        Some(Stop::Time) => Err(budget.timed_out("parsing")),
         None => {
             doc.encoding = decoded.encoding;
             doc.encoding_source = decoded.source;

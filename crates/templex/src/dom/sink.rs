@@ -321,8 +321,6 @@ pub(crate) enum Stop {
 pub(crate) struct Sink {
     tree: RefCell<Tree>,
     max_nodes: usize,
-    /// When the parse must stop (checked by the tokenizer's emitter).
-    pub(crate) deadline: Option<std::time::Instant>,
     /// Set when a budget ran out: the tokenizer's emitter then sends nothing more.
     pub(crate) stop: Cell<Option<Stop>>,
     /// An element to insert where the tree builder puts its next comment (see
@@ -387,7 +385,6 @@ impl Default for Sink {
             place: Cell::new(None),
             flat_shortcut: true,
             max_nodes: usize::MAX,
-            deadline: None,
             stop: Cell::new(None),
             quirks: Cell::new(QuirksMode::NoQuirks),
             dummy_name: QualName::new(None, ns!(html), local_name!("")),
@@ -493,11 +490,10 @@ impl Sink {
         true
     }
 
-    /// The same sink, stopping at `budget`'s node and time limits (the clock started at
-    /// `start`).
-    pub(crate) fn with_budget(mut self, budget: &super::Budget, start: std::time::Instant) -> Self {
-        self.max_nodes = budget.max_nodes;
-        self.deadline = budget.deadline(start);
+    /// The same sink, stopping at `max_nodes` nodes. (Time is the thread's deadline, see
+    /// [`super::deadline`], which the tokenizer's emitter asks.)
+    pub(crate) fn with_max_nodes(mut self, max_nodes: usize) -> Self {
+        self.max_nodes = max_nodes;
         self
     }
 

@@ -784,3 +784,40 @@ proptest! {
         prop_assert_eq!(flat_shortcut_difference(&page), None);
     }
 }
+
+/// The parse stops at the thread's deadline, its page's or an earlier one of its caller's:
+/// at the first check after decoding, or while tokenizing, and says which.
+#[test]
+fn a_parse_stops_at_the_deadline_and_names_the_stage() {
+    use crate::dom::{Budget, PageError, budget::ParseMode, deadline, parse_page};
+    let page = format!("<body>{}", "<p>x</p>".repeat(10_000));
+    let start = std::time::Instant::now();
+    let parse = || {
+        parse_page(
+            page.as_bytes(),
+            None,
+            ParseMode::Lean,
+            &Budget::default(),
+            start,
+        )
+    };
+    let stage = |r: Result<Document, PageError>| match r {
+        Err(PageError::TimedOut { stage, .. }) => stage,
+        other => panic!("not a timeout: {:?}", other.map(|d| d.len())),
+    };
+    let at_once = deadline::scope_after_reads(0);
+    assert_eq!(stage(parse()), "decoding");
+    drop(at_once);
+    let reads = deadline::reads_of(|| assert!(parse().is_ok()));
+    assert!(reads > 10, "the tokenizer asks every 1,024 tokens: {reads}");
+    for k in [1, reads / 2, reads - 1] {
+        let cut = deadline::scope_after_reads(k);
+        assert_eq!(stage(parse()), "parsing", "cut at read {k} of {reads}");
+        drop(cut);
+    }
+    let whole = parse().unwrap().len();
+    assert!(whole > 20_000, "{whole} nodes");
+    let none = deadline::scope_after_reads(reads);
+    assert_eq!(parse().unwrap().len(), whole);
+    drop(none);
+}

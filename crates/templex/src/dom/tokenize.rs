@@ -344,15 +344,15 @@ impl<'a> TreeEmitter<'a> {
         }
     }
 
-    /// Count a token (the clock is read every 1,024); whether the parse goes on (no budget
-    /// has run out).
+    /// Count a token (the thread's deadline is asked every 1,024); whether the parse goes on
+    /// (no budget has run out).
     fn tick(&mut self) -> bool {
         let sink = &self.builder.sink;
         if sink.stop.get().is_some() {
             return false;
         }
         self.sent += 1;
-        if self.sent % 1024 == 0 && sink.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+        if self.sent % 1024 == 0 && super::deadline::passed() {
             sink.stop.set(Some(Stop::Time));
             return false;
         }
