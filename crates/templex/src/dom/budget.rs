@@ -163,16 +163,17 @@ pub fn parse_page(
     if scope.passed() {
         return Err(budget.timed_out("decoding"));
     }
-    let sink = Sink::for_input(decoded.text.len()).with_max_nodes(budget.max_nodes);
     let mut json_ld = Vec::new();
-    let (mut doc, stop) = match mode {
-        ParseMode::Full => super::tokenize::parse_document(sink, &decoded.text, true),
-        ParseMode::Lean | ParseMode::Text => super::tokenize::parse_document(
-            sink,
-            &lean_html_with(&decoded.text, mode == ParseMode::Text, Some(&mut json_ld)),
-            false,
-        ),
+    let lean;
+    let (html, scripting) = match mode {
+        ParseMode::Full => (&*decoded.text, true),
+        ParseMode::Lean | ParseMode::Text => {
+            lean = lean_html_with(&decoded.text, mode == ParseMode::Text, Some(&mut json_ld));
+            (&*lean, false)
+        }
     };
+    let sink = Sink::for_input(html, budget.max_nodes);
+    let (mut doc, stop) = super::tokenize::parse_document(sink, html, scripting);
     doc.json_ld = json_ld;
     match stop {
         Some(Stop::Nodes) => Err(PageError::TooManyNodes {

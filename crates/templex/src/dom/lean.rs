@@ -49,8 +49,11 @@ fn parse_decoded(bytes: &[u8], transport_charset: Option<&str>, prune: bool) -> 
     let decoded = decode(bytes, transport_charset);
     let mut json_ld = Vec::new();
     let html = lean_html_with(&decoded.text, prune, Some(&mut json_ld));
-    let (mut doc, _) =
-        super::tokenize::parse_document(super::sink::Sink::for_input(html.len()), &html, false);
+    let (mut doc, _) = super::tokenize::parse_document(
+        super::sink::Sink::for_input(&html, usize::MAX),
+        &html,
+        false,
+    );
     doc.json_ld = json_ld;
     doc.encoding = decoded.encoding;
     doc.encoding_source = decoded.source;
@@ -610,7 +613,7 @@ mod tests {
 
     /// A parse as the lean modes do it: no scripting, `<noscript>` holds markup.
     fn without_scripting(html: &str) -> Document {
-        let sink = crate::dom::sink::Sink::for_input(html.len());
+        let sink = crate::dom::sink::Sink::for_input(html, usize::MAX);
         crate::dom::tokenize::parse_document(sink, html, false).0
     }
 

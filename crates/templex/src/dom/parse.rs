@@ -24,7 +24,7 @@ pub fn parse_bytes(bytes: &[u8], transport_charset: Option<&str>) -> Document {
 /// html5gum tokenizes and html5ever builds the tree (see `dom/tokenize.rs`); the tree is
 /// the one [`parse_str_html5ever`] builds, faster.
 pub fn parse_str(html: &str) -> Document {
-    super::tokenize::parse_document(Sink::for_input(html.len()), html, true).0
+    super::tokenize::parse_document(Sink::for_input(html, usize::MAX), html, true).0
 }
 
 /// Parse a page that is already text with html5ever's own tokenizer: the reference

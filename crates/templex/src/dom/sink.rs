@@ -318,6 +318,10 @@ pub(crate) enum Stop {
     Time,
 }
 
+/// The most nodes [`Sink::for_input`] makes room for before the parse (320 MB of address
+/// space with their links): a page with more grows its arena as it goes.
+const MAX_RESERVED: usize = 1 << 22;
+
 pub(crate) struct Sink {
     tree: RefCell<Tree>,
     max_nodes: usize,
@@ -409,19 +413,31 @@ fn attr(a: Attribute) -> Attr {
 }
 
 impl Sink {
-    /// A sink sized for `len` bytes of markup: pages have one node per 20–40 bytes and
-    /// a text buffer a fifth of their size, and growing them by doubling copies them over
-    /// and over. Capped, so that a huge page of few nodes does not reserve room for millions.
-    pub(crate) fn for_input(len: usize) -> Self {
+    /// A sink sized for `html`: a node per start tag and a text node before each `<` at
+    /// most (formatting elements the tree builder reopens aside), so that the arena is not
+    /// grown by doubling, copied and faulted in again each time (a tenth of the parse of a
+    /// dense page). Room that stays unused costs address space only (the allocator takes
+    /// blocks this large from the kernel, which backs a page when it is first written); it
+    /// is capped at `max_nodes`, and at [`MAX_RESERVED`] nodes for pages without a node
+    /// budget.
+    pub(crate) fn for_input(html: &str, max_nodes: usize) -> Self {
         let sink = Sink::default();
         {
             let mut tree = sink.tree.borrow_mut();
-            let nodes = (len / 24).min(1 << 16);
+            let bytes = html.as_bytes();
+            let (mut tags, mut start_tags) = (0usize, 0usize);
+            for i in memchr::memchr_iter(b'<', bytes) {
+                tags += 1;
+                start_tags += usize::from(bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic));
+            }
+            let nodes = (tags + start_tags + 2)
+                .min(max_nodes.saturating_add(1))
+                .min(MAX_RESERVED);
             tree.nodes.reserve(nodes);
             tree.links.reserve(nodes);
-            tree.text.reserve((len / 5).min(1 << 20));
+            tree.text.reserve((html.len() / 5).min(1 << 20));
         }
-        sink
+        sink.with_max_nodes(max_nodes)
     }
 
     /// Make the next comment the tree builder creates this element instead: the tree builder
@@ -492,7 +508,7 @@ impl Sink {
 
     /// The same sink, stopping at `max_nodes` nodes. (Time is the thread's deadline, see
     /// [`super::deadline`], which the tokenizer's emitter asks.)
-    pub(crate) fn with_max_nodes(mut self, max_nodes: usize) -> Self {
+    fn with_max_nodes(mut self, max_nodes: usize) -> Self {
         self.max_nodes = max_nodes;
         self
     }
