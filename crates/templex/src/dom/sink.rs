@@ -414,7 +414,7 @@ fn attr(a: Attribute) -> Attr {
 
 impl Sink {
     /// A sink sized for `html`: a node per start tag and a text node before each `<` at
-    /// most (formatting elements the tree builder reopens aside), so that the arena is not
+    /// most, and some room for formatting elements the tree builder reopens, so that the arena is not
     /// grown by doubling, copied and faulted in again each time (a tenth of the parse of a
     /// dense page). Room that stays unused costs address space only (the allocator takes
     /// blocks this large from the kernel, which backs a page when it is first written); it
@@ -430,7 +430,10 @@ impl Sink {
                 tags += 1;
                 start_tags += usize::from(bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic));
             }
-            let nodes = (tags + start_tags + 2)
+            // A quarter more for the elements the tree builder reopens (each `<a>` across a
+            // `<p>` gives five nodes for two start tags), and the document node, with
+            // `<html>`, `<head>` and `<body>` if the page leaves them out.
+            let nodes = ((tags + start_tags) / 4 * 5 + 16)
                 .min(max_nodes.saturating_add(1))
                 .min(MAX_RESERVED);
             tree.nodes.reserve(nodes);

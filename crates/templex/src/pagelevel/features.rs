@@ -426,6 +426,8 @@ pub(crate) fn node_features_with(
     }
     let total_elements = agg[body.index()].elements.max(1) as f64;
     let title_len = title.len().max(1) as f64;
+    // Rows are 150 bytes: grown by doubling, a dense page's would be copied over and over.
+    values.reserve(classified.iter().filter(|c| **c).count() * N_FEATURES);
     for i in range {
         if deadline::due(i as usize) {
             break;
