@@ -616,13 +616,24 @@ impl Leaf {
     }
 
     /// `sum[j] += err(leaf, j)` for every parent level j.
+    ///
+    /// Written so that it compiles to vector instructions: the weight is tested once, and the
+    /// minimum is a plain `<` select (`minpd`; `f64::min`'s NaN rule keeps it scalar, and the
+    /// inputs are finite). A dense page has tens of thousands of leaves, each adding a row of
+    /// up to 256 levels (a tenth of its page-level work before).
     fn add_err(&self, sum: &mut [f64], values: &[f64]) {
+        if self.w == 0.0 {
+            // err' is 0 everywhere and `fresh` is not negative: nothing to add.
+            return;
+        }
+        let (x, w, fresh) = (self.x, self.w, self.fresh);
         let (low, high) = sum.split_at_mut(self.q + 1);
         for (s, &v) in low.iter_mut().zip(values) {
-            *s += self.err_prime(v).min(self.fresh);
+            let e = w * (x - v).abs();
+            *s += if e < fresh { e } else { fresh };
         }
         for (s, &v) in high.iter_mut().zip(&values[self.q + 1..]) {
-            *s += self.err_prime(v);
+            *s += w * (x - v).abs();
         }
     }
 
