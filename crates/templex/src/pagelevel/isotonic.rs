@@ -22,10 +22,12 @@
 //! With `m` candidate values (at most [`SmoothOptions::max_levels`]) the paper's
 //! `O(n² log n)` time and `O(n²)` memory drop to:
 //!
-//! * **time `O(n·m + n log n)`**: per inner node one pass builds its error array, one
+//! * **time `O(n_inner·m + n log n)`**: per inner node one pass builds its error array, one
 //!   backward pass takes suffix minima (the "new segment at any `v_k >= v_j`" choice) and
-//!   decides, one pass adds it into the parent's sum; a leaf's error array has a closed form
-//!   and is added straight into its parent's sum. Sorting the scores is the `n log n`.
+//!   decides, one pass adds it into the parent's sum. A leaf's error, as a function of its
+//!   parent's level, is piecewise linear in three pieces: it goes into difference arrays in
+//!   `O(log m)` (two binary searches), which one pass per parent adds into the parent's
+//!   sum. Sorting the scores is the `n log n`.
 //! * **memory `n_inner·m` bytes** (twice that when `m > 256`) for the decision table — per
 //!   non-root inner node and parent level, the level the node takes, as a `u8`/`u16`; leaves
 //!   (most of a DOM) need no row, their decision is recomputed — plus `O(n)` words for the
