@@ -361,14 +361,29 @@ fn validate(
 
 /// The sorted candidate values for `y`, and the quantization step (0 when exact).
 fn candidate_levels(x: &[f64], max_levels: usize) -> (Vec<f64>, f64) {
-    let mut v = x.to_vec();
+    // The distinct scores, gathered until there are too many: a dense page has tens of
+    // thousands of scores and sorting them all was a fiftieth of its page-level work. Bit
+    // patterns tell -0.0 and 0.0 apart, which `==` merges below: one more than `max_levels`
+    // patterns can still be `max_levels` values.
+    let mut seen = rustc_hash::FxHashSet::default();
+    for v in x {
+        if seen.insert(v.to_bits()) && seen.len() > max_levels + 1 {
+            break;
+        }
+    }
+    let mut v: Vec<f64> = seen.into_iter().map(f64::from_bits).collect();
     v.sort_unstable_by(f64::total_cmp);
     // `==` also merges -0.0 and 0.0, which total_cmp keeps adjacent.
     v.dedup();
     if v.len() <= max_levels {
         return (v, 0.0);
     }
-    let (lo, hi) = (v[0], v[v.len() - 1]);
+    // The ends as the sorted, merged scores have them (of -0.0 and 0.0, the first).
+    let lo = x.iter().copied().min_by(f64::total_cmp).unwrap_or(0.0);
+    let hi = match x.iter().copied().max_by(f64::total_cmp) {
+        Some(h) if h == 0.0 && x.iter().any(|v| v.is_sign_negative() && *v == 0.0) => -0.0,
+        h => h.unwrap_or(0.0),
+    };
     v.clear();
     let span = (max_levels - 1) as f64;
     v.extend((0..max_levels).map(|k| lo + (hi - lo) * (k as f64 / span)));
@@ -914,6 +929,51 @@ mod tests {
         let x: Vec<f64> = (0..n).map(|i| (i % 5) as f64 / 4.0).collect();
         let s = run(&parent, &x, &vec![1.0; n], &vec![0.1; n], 256);
         assert!(s.peak_arrays <= 12 + 1, "{}", s.peak_arrays);
+    }
+
+    /// The levels are those of sorting and merging every score, bit for bit, ±0 included.
+    #[test]
+    fn levels_are_those_of_sorting_every_score() {
+        let sorted = |x: &[f64], max: usize| {
+            let mut v = x.to_vec();
+            v.sort_unstable_by(f64::total_cmp);
+            v.dedup();
+            if v.len() <= max {
+                return v;
+            }
+            let (lo, hi) = (v[0], v[v.len() - 1]);
+            let span = (max - 1) as f64;
+            let mut g: Vec<f64> = (0..max)
+                .map(|k| lo + (hi - lo) * (k as f64 / span))
+                .collect();
+            g[max - 1] = hi;
+            g.dedup();
+            g
+        };
+        let mut state = 0x51_7CC1_B727_220Au64;
+        let mut next = move |k: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % k
+        };
+        for (n, distinct, max) in [(1000, 5, 4), (1000, 300, 256), (500, 257, 256), (50, 40, 8)] {
+            for signed in [false, true] {
+                let mut x: Vec<f64> = (0..n)
+                    .map(|_| match next(distinct) {
+                        k if signed => -(k as f64 / distinct as f64),
+                        k => k as f64 / distinct as f64,
+                    })
+                    .collect();
+                if signed {
+                    // The top score is 0, as both 0.0 and -0.0.
+                    x[n / 3] = -0.0;
+                    x[n / 2] = 0.0;
+                }
+                let bits = |v: &[f64]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&candidate_levels(&x, max).0), bits(&sorted(&x, max)));
+            }
+        }
     }
 
     #[test]
