@@ -230,7 +230,6 @@ pub fn smooth(
         solve::<u16>(parent, x, weight, penalty, &values)?
     };
 
-    eprintln!("ISO cost {:.17e} n {} m {}", solved.cost, n, values.len());
     let idx = solved.level;
     let mut used = vec![false; values.len()];
     let mut segment_roots = Vec::new();
