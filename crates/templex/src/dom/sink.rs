@@ -413,22 +413,30 @@ fn attr(a: Attribute) -> Attr {
 }
 
 impl Sink {
-    /// A sink sized for `html`: a node per start tag and a text node before each `<` at
-    /// most, and some room for formatting elements the tree builder reopens, so that the arena is not
-    /// grown by doubling, copied and faulted in again each time (a tenth of the parse of a
-    /// dense page). Room that stays unused costs address space only (the allocator takes
-    /// blocks this large from the kernel, which backs a page when it is first written); it
-    /// is capped at `max_nodes`, and at [`MAX_RESERVED`] nodes for pages without a node
-    /// budget.
+    /// A sink sized for `html`: a node per start tag and a text node before each tag at
+    /// most, and some room for formatting elements the tree builder reopens, so that the
+    /// arena is not grown by doubling, copied and faulted in again each time (a tenth of the
+    /// parse of a dense page). Room that stays unused costs address space only (the
+    /// allocator takes blocks this large from the kernel, which backs a page when it is
+    /// first written); it is capped at `max_nodes`, and at [`MAX_RESERVED`] nodes for pages
+    /// without a node budget.
     pub(crate) fn for_input(html: &str, max_nodes: usize) -> Self {
         let sink = Sink::default();
         {
             let mut tree = sink.tree.borrow_mut();
             let bytes = html.as_bytes();
+            // Only a `<` that opens a tag, a comment or a doctype ends a text node: a page of
+            // bare `<`s is one text node, and reserves no room for more.
             let (mut tags, mut start_tags) = (0usize, 0usize);
             for i in memchr::memchr_iter(b'<', bytes) {
-                tags += 1;
-                start_tags += usize::from(bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic));
+                match bytes.get(i + 1) {
+                    Some(b) if b.is_ascii_alphabetic() => {
+                        tags += 1;
+                        start_tags += 1;
+                    }
+                    Some(b'/' | b'!' | b'?') => tags += 1,
+                    _ => {}
+                }
             }
             // A quarter more for the elements the tree builder reopens (each `<a>` across a
             // `<p>` gives five nodes for two start tags), and the document node, with
@@ -756,6 +764,28 @@ mod tests {
         assert_eq!(doc.len(), 3);
         assert_eq!(doc.parent(NodeId(2)), Some(NodeId(1)));
         assert_eq!(doc.node(NodeId::ROOT).end, NodeId(3));
+    }
+
+    /// The arena holds the page's nodes without growing, and a page of bare `<`s (one text
+    /// node) or a node budget keeps it small.
+    #[test]
+    fn the_arena_is_sized_from_the_tags() {
+        let room = |html: &str, max| {
+            let sink = Sink::for_input(html, max);
+            let cap = sink.tree.borrow().nodes.capacity();
+            let (doc, _) = super::super::tokenize::parse_document(sink, html, false);
+            (cap, doc.len())
+        };
+        for html in [
+            "<div>x".repeat(5_000),
+            "<a href=#>x<p>y".repeat(5_000),
+            "<ul>\n<li>a</li>\n</ul>\n<!-- c -->".repeat(2_000),
+        ] {
+            let (cap, nodes) = room(&html, usize::MAX);
+            assert!(cap >= nodes && cap <= 2 * nodes, "{cap} for {nodes} nodes");
+        }
+        assert!(room(&"a < b ".repeat(50_000), usize::MAX).0 < 100);
+        assert!(room(&"<p>x".repeat(50_000), 1_000).0 < 1_100);
     }
 
     /// Every stage walks the arena: a node is one cache line, and stays so (doctypes and
