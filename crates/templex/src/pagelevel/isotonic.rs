@@ -793,6 +793,16 @@ mod tests {
             .collect()
     }
 
+    /// A reproducible draw below `k` (xorshift64).
+    fn xorshift(mut state: u64) -> impl FnMut(u64) -> u64 {
+        move |k| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % k
+        }
+    }
+
     fn run(parent: &[Option<u32>], x: &[f64], w: &[f64], g: &[f64], m: usize) -> Solved {
         let (values, _) = candidate_levels(x, m);
         solve::<u16>(parent, x, w, g, &values).unwrap()
@@ -814,13 +824,7 @@ mod tests {
     #[test]
     fn dp_cost_matches_objective_on_large_random_trees() {
         // The table walk must land on exactly the solution whose cost the DP summed.
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |k: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % k
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         for (n, m) in [(2000, 256), (3000, 20), (500, 1000)] {
             let parent: Vec<Option<u32>> = (0..n)
                 .map(|i| (i > 0).then(|| (i - 1 - next(i.min(8))) as u32))
@@ -859,13 +863,7 @@ mod tests {
     /// leaf continues (err'(j)) or starts a segment at some k >= j (γ + err'(k)).
     #[test]
     fn wide_stars_match_the_level_by_level_sum() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |k: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % k
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
         for (n, m, distinct) in [(400, 256, 40), (300, 16, 300), (200, 256, 3)] {
             let parent: Vec<Option<u32>> = (0..n).map(|i| (i > 0).then_some(0)).collect();
             let x: Vec<f64> = (0..n)
@@ -949,13 +947,7 @@ mod tests {
             g.dedup();
             g
         };
-        let mut state = 0x51_7CC1_B727_220Au64;
-        let mut next = move |k: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % k
-        };
+        let mut next = xorshift(0x51_7CC1_B727_220Au64);
         for (n, distinct, max) in [(1000, 5, 4), (1000, 300, 256), (500, 257, 256), (50, 40, 8)] {
             for signed in [false, true] {
                 let mut x: Vec<f64> = (0..n)
