@@ -12,7 +12,7 @@ use templex::{
     extract_template, template_html, template_report, visible_text,
 };
 
-use crate::input::SourceArgs;
+use crate::input::{BudgetArgs, SourceArgs};
 
 /// Output formats of `templex template`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -160,6 +160,12 @@ pub struct MethodArgs {
     /// At most this many sibling pages are loaded.
     #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().max_loads)]
     pub max_loads: usize,
+
+    /// Longest time for one page's whole site-aware extraction (the key page, the search for
+    /// siblings, their loads and mappings), in seconds; past it the page is an error naming
+    /// this limit [default: none beyond --page-timeout per page and the search's own].
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    pub time_limit: Option<std::time::Duration>,
 
     /// Stop the sibling search after N loads in a row that did not grow the CS.
     #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().patience)]
@@ -312,9 +318,17 @@ impl MethodArgs {
             },
             fallback: !self.no_fallback,
             prior: (base.prior || self.prior) && !self.no_prior,
+            time_limit: self.time_limit,
             ..base
         }
     }
+}
+
+/// A number of seconds ≥ 0 as a duration.
+fn seconds(s: &str) -> Result<std::time::Duration, String> {
+    let secs: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    std::time::Duration::try_from_secs_f64(secs)
+        .map_err(|_| format!("not a number of seconds ≥ 0: {s}"))
 }
 
 /// The library relation for a command-line choice.
@@ -338,6 +352,9 @@ pub struct TemplateArgs {
     #[command(flatten)]
     pub method: MethodArgs,
 
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = TemplateFormat::Annotated)]
     pub format: TemplateFormat,
@@ -346,7 +363,10 @@ pub struct TemplateArgs {
 /// Run `templex template`.
 pub fn run(args: TemplateArgs) -> Result<ExitCode> {
     let opened = args.source.open(&args.page)?;
-    let config = args.method.try_config()?;
+    let config = TemplateConfig {
+        budget: args.budget.budget(),
+        ..args.method.try_config()?
+    };
     let result = extract_template(opened.source.as_ref(), &opened.page_url, &config)
         .with_context(|| format!("cannot load key page {}", opened.page_url))?;
     for note in &result.notes {

@@ -15,19 +15,21 @@ pub(crate) fn budget(
     page_timeout: Option<f64>,
 ) -> PyResult<Budget> {
     let d = Budget::DEFAULT;
-    let max_time = match page_timeout {
-        None => d.max_time,
-        Some(t) => Duration::try_from_secs_f64(t).map_err(|_| {
-            PyValueError::new_err(format!(
-                "page_timeout must be a number of seconds ≥ 0, not {t}"
-            ))
-        })?,
-    };
     Ok(Budget {
         max_bytes: max_page_bytes.unwrap_or(d.max_bytes),
         max_nodes: max_page_nodes.unwrap_or(d.max_nodes),
-        max_time,
+        max_time: seconds("page_timeout", page_timeout)?.unwrap_or(d.max_time),
     })
+}
+
+/// The keyword argument `name`, a number of seconds ≥ 0, as a duration (`None`: not given).
+pub(crate) fn seconds(name: &str, secs: Option<f64>) -> PyResult<Option<Duration>> {
+    secs.map(|t| {
+        Duration::try_from_secs_f64(t).map_err(|_| {
+            PyValueError::new_err(format!("{name} must be a number of seconds ≥ 0, not {t}"))
+        })
+    })
+    .transpose()
 }
 
 /// The bytes of an `html` argument (`str` or `bytes`), and the charset a `str` is in.

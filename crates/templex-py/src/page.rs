@@ -14,7 +14,7 @@ use templex::{
 };
 use url::Url;
 
-use crate::args::{Format, Html, budget, parse_method};
+use crate::args::{Format, Html, budget, parse_method, seconds};
 use crate::errors::{TemplexError, load_err, page_err};
 
 /// Content rendered as `format`: a `str`, or for `json` a dict like one record of
@@ -218,6 +218,7 @@ impl Template {
     page, *, site=None, url_prefix=Vec::new(), warc=None, method="hybex", fetch=true,
     allow_private=false, delay_ms=1000, timeout=30.0, max_bytes=10 * 1024 * 1024,
     cs_size=None, votes=None, site_pages=None, fallback=true,
+    max_page_bytes=None, max_page_nodes=None, page_timeout=None, time_limit=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn template(
@@ -236,6 +237,10 @@ pub(crate) fn template(
     votes: Option<usize>,
     site_pages: Option<usize>,
     fallback: bool,
+    max_page_bytes: Option<usize>,
+    max_page_nodes: Option<usize>,
+    page_timeout: Option<f64>,
+    time_limit: Option<f64>,
 ) -> PyResult<Template> {
     if !timeout.is_finite() || timeout <= 0.0 {
         return Err(PyValueError::new_err(
@@ -247,6 +252,8 @@ pub(crate) fn template(
     config.votes = votes.or(config.votes);
     config.site_pages = site_pages.unwrap_or(config.site_pages);
     config.fallback = fallback;
+    config.budget = budget(max_page_bytes, max_page_nodes, page_timeout)?;
+    config.time_limit = seconds("time_limit", time_limit)?;
     let spec = SiteSpec {
         mirror: site,
         url_prefixes: url_prefix,

@@ -166,6 +166,24 @@ def test_template_methods_and_errors() -> None:
     assert issubclass(templex.LoadError, templex.TemplexError)
 
 
+def test_template_budgets_and_time_limit() -> None:
+    page = str(EXAMPLE / "garden" / "compost-guide.html")
+
+    def of_site(**kw: float) -> templex.Template:
+        return templex.template(page, site=EXAMPLE, url_prefix=[PREFIX], **kw)
+
+    with pytest.raises(templex.BudgetError, match="the call's time limit"):
+        of_site(time_limit=0)
+    with pytest.raises(templex.BudgetError, match="100 bytes"):
+        of_site(max_page_bytes=100)
+    with pytest.raises(ValueError, match="time_limit"):
+        of_site(time_limit=-1)
+    plain = of_site()
+    within = of_site(time_limit=600, page_timeout=60)
+    assert within.template_paths == plain.template_paths
+    assert within.cs_pages == plain.cs_pages
+
+
 def example_records() -> list[tuple[str, bytes]]:
     return [
         (PREFIX + p.relative_to(EXAMPLE).as_posix(), p.read_bytes())

@@ -526,12 +526,15 @@ fn template_config(req: &TemplateRequest, method: Method) -> Result<TemplateConf
     Ok(c)
 }
 
-/// `config` within a request's allowance: the page budget, and no longer a sibling search
-/// than the request has left.
+/// `config` within a request's allowance: the page budget, and the whole call (key page,
+/// sibling search, mappings) no longer than the request has left, so that a request answered
+/// 504 frees its worker then.
 pub(crate) fn within(config: TemplateConfig, allowance: Allowance) -> TemplateConfig {
+    let left = allowance.left;
     TemplateConfig {
         budget: allowance.budget,
-        time_budget: config.time_budget.min(allowance.left),
+        time_budget: config.time_budget.min(left),
+        time_limit: Some(config.time_limit.map_or(left, |t| t.min(left))),
         ..config
     }
 }

@@ -647,8 +647,9 @@ async fn pages_loaded_are_counted_per_request_and_in_metrics() {
 }
 
 /// The engine stops at the page budget's time in every stage, so the budget a request's work
-/// gets is capped at what is left of the request's time limit: a request answered 504 frees
-/// its worker then, not when its page is done.
+/// gets is capped at what is left of the request's time limit, and so is the whole call of
+/// a site-level request: a request answered 504 frees its worker then, not when its page and
+/// its siblings are done.
 #[tokio::test]
 async fn the_work_gets_no_more_time_than_the_request_has_left() {
     let short = app_with(Limits {
@@ -669,6 +670,11 @@ async fn the_work_gets_no_more_time_than_the_request_has_left() {
         templex::Budget::DEFAULT.max_time,
         "{a:?}"
     );
-    let search = crate::api::within(templex::TemplateConfig::hybex(), a).time_budget;
-    assert!(search <= a.left, "{search:?}");
+    let within = crate::api::within(templex::TemplateConfig::hybex(), a);
+    assert!(within.time_budget <= a.left, "{:?}", within.time_budget);
+    assert_eq!(
+        within.time_limit,
+        Some(a.left),
+        "the whole call, siblings included"
+    );
 }

@@ -114,3 +114,52 @@ fn spread_must_be_a_share() {
         .unwrap());
     assert!(String::from_utf8_lossy(&out.stdout).contains("hot heap"));
 }
+
+/// `--time-limit` bounds a page's whole site-aware extraction: past it the page is an error
+/// record naming the limit (`content`) or a clear error (`template`); within it, the output is
+/// what it is without one.
+#[test]
+fn site_aware_extraction_within_a_time_limit() {
+    let page = example_site().join("news/spring-planting.html");
+    let content = |extra: &[&str]| {
+        templex()
+            .args(["content", "--format", "jsonl", "--site"])
+            .arg(example_site())
+            .args(extra)
+            .arg(&page)
+            .output()
+            .unwrap()
+    };
+    let out = content(&["--time-limit", "0"]);
+    assert_eq!(out.status.code(), Some(1), "the page failed: exit 1");
+    let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let error = rec["error"].as_str().unwrap();
+    assert!(error.contains("the call's time limit"), "{error}");
+
+    let plain = ok(content(&[])).stdout;
+    let within = ok(content(&["--time-limit", "600"])).stdout;
+    let text = |b: &[u8]| serde_json::from_slice::<serde_json::Value>(b).unwrap()["text"].clone();
+    assert_eq!(text(&within), text(&plain));
+
+    let out = templex()
+        .args(["template", "--time-limit", "0", "--site"])
+        .arg(example_site())
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the call's time limit"), "{stderr}");
+
+    for bad in ["-1", "nan", "soon"] {
+        let out = templex()
+            .arg("template")
+            .arg(format!("--time-limit={bad}"))
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}: a usage error");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("--time-limit"), "{bad}: {stderr}");
+    }
+}

@@ -165,13 +165,21 @@ def template(
     votes: Optional[int] = None,
     site_pages: Optional[int] = None,
     fallback: bool = True,
+    max_page_bytes: Optional[int] = None,
+    max_page_nodes: Optional[int] = None,
+    page_timeout: Optional[float] = None,
+    time_limit: Optional[float] = None,
 ) -> Template:
     """The template of the key page ``page``: a file inside ``site`` (a mirror directory
     whose root the ``url_prefix`` URLs map to), a URL in ``warc``, a live URL (fetched
     politely: robots.txt, ``delay_ms`` between requests to a host, ``timeout``,
     ``max_bytes``, no private or loopback addresses unless ``allow_private``; never when
-    ``fetch`` is false), or a lone file (its directory is the site). Raises
-    :class:`LoadError` when the key page cannot be loaded."""
+    ``fetch`` is false), or a lone file (its directory is the site). Each page (the key
+    page, every sibling) is held to the page budget (``max_page_bytes``,
+    ``max_page_nodes``, ``page_timeout``); ``time_limit`` (seconds) bounds the whole call,
+    the search for siblings included. Raises :class:`LoadError` when the key page cannot be
+    loaded, :class:`BudgetError` when it is over the page budget or the call over its time
+    limit."""
 
 class BatchRun(Iterator[dict[str, Any]]):
     """The output records of one ``Batch.process*`` call, in input order: dicts with

@@ -22,6 +22,9 @@ const EVERY: usize = if cfg!(test) { 1 << 4 } else { 1 << 12 };
 struct State {
     /// When the page's time is up (`None`: no deadline on this thread).
     at: Option<Instant>,
+    /// When the whole call's time is up: a [`pause`] does not lift it (`None`: no call
+    /// deadline). `at` is never later than it.
+    call: Option<Instant>,
     /// The deadline was found passed: every later check says so without the clock.
     passed: bool,
     /// Tests: the deadline passes after this many more clock reads, whatever the clock says.
@@ -32,6 +35,7 @@ struct State {
 impl State {
     const NONE: State = State {
         at: None,
+        call: None,
         passed: false,
         #[cfg(test)]
         reads_left: None,
@@ -52,12 +56,31 @@ pub(crate) struct Scope {
 /// an enclosing scope if that is earlier.
 pub(crate) fn scope(at: Option<Instant>) -> Scope {
     let before = STATE.get();
-    let at = match (before.at, at) {
+    STATE.set(State {
+        at: earlier(before.at, at),
+        ..before
+    });
+    Scope { before }
+}
+
+/// Like [`scope`], for a whole call that works on several pages (a key page and its
+/// siblings): work on this thread stops at `at` even inside a [`pause`].
+pub(crate) fn call_scope(at: Option<Instant>) -> Scope {
+    let before = STATE.get();
+    STATE.set(State {
+        at: earlier(before.at, at),
+        call: earlier(before.call, at),
+        ..before
+    });
+    Scope { before }
+}
+
+/// The earlier of two deadlines (`None`: never).
+fn earlier(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
-    };
-    STATE.set(State { at, ..before });
-    Scope { before }
+    }
 }
 
 impl Scope {
@@ -87,6 +110,7 @@ fn restored(before: State) -> State {
 
 /// While it lives, the page's clock stops: work on other pages (loading and mapping a key
 /// page's siblings, each within its own budget) does not count against the page's time.
+/// The call's deadline ([`call_scope`]) still holds.
 #[must_use = "the clock stops only while the pause lives"]
 pub(crate) struct Pause {
     before: State,
@@ -94,10 +118,14 @@ pub(crate) struct Pause {
 }
 
 /// Stop the current page's clock until the pause is dropped; then its deadline moves later
-/// by the pause's length (unless it had passed already).
+/// by the pause's length (unless it had passed already), but not past the call's.
 pub(crate) fn pause() -> Pause {
     let before = STATE.get();
-    STATE.set(restored(State::NONE));
+    STATE.set(restored(State {
+        at: before.call,
+        call: before.call,
+        ..State::NONE
+    }));
     Pause {
         before,
         since: Instant::now(),
@@ -108,7 +136,8 @@ impl Drop for Pause {
     fn drop(&mut self) {
         let mut s = restored(self.before);
         if !s.passed {
-            s.at = s.at.and_then(|at| at.checked_add(self.since.elapsed()));
+            let moved = s.at.and_then(|at| at.checked_add(self.since.elapsed()));
+            s.at = earlier(moved, s.call);
         }
         STATE.set(s);
     }
@@ -151,9 +180,8 @@ pub(crate) fn due(step: usize) -> bool {
 pub(crate) fn scope_after_reads(reads: u64) -> CountedScope {
     let before = STATE.get();
     STATE.set(State {
-        at: None,
-        passed: false,
         reads_left: Some(reads),
+        ..State::NONE
     });
     CountedScope { before }
 }
@@ -275,6 +303,43 @@ mod tests {
                 .at
                 .is_some_and(|moved| moved >= at + Duration::from_millis(40))
         );
+    }
+
+    #[test]
+    fn the_call_deadline_holds_inside_a_pause_and_caps_the_moved_one() {
+        let call_at = Instant::now() + Duration::from_millis(60);
+        let call = call_scope(Some(call_at));
+        let page = scope(Some(Instant::now() + Duration::from_millis(40)));
+        {
+            let _p = pause();
+            assert_eq!(
+                STATE.get().at,
+                Some(call_at),
+                "the pause keeps the call's deadline"
+            );
+            let sibling = scope(Some(Instant::now() + Duration::from_secs(3600)));
+            assert_eq!(
+                STATE.get().at,
+                Some(call_at),
+                "a sibling's own budget is later"
+            );
+            drop(sibling);
+            std::thread::sleep(Duration::from_millis(30));
+        }
+        assert_eq!(
+            STATE.get().at,
+            Some(call_at),
+            "the page's deadline moved by the pause, but not past the call's"
+        );
+        {
+            let _p = pause();
+            std::thread::sleep(Duration::from_millis(40));
+            assert!(passed(), "the call's deadline passes inside a pause");
+        }
+        assert!(page.passed() && call.passed());
+        drop(page);
+        drop(call);
+        assert!(!passed(), "the call's end restores no deadline");
     }
 
     #[test]

@@ -234,7 +234,8 @@ pub(crate) fn find_complete_subdigraph<T>(
             out.stop = StopReason::LoadCap;
             break;
         }
-        if start.elapsed() > config.time_budget {
+        // The thread's deadline: the whole call's, when the search runs in a pause.
+        if start.elapsed() > config.time_budget || crate::dom::deadline::passed() {
             out.stop = StopReason::TimeBudget;
             break;
         }

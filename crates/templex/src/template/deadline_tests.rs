@@ -10,7 +10,7 @@ use crate::dom::{Budget, PageError};
 use crate::extract::ContentConfig;
 use crate::method::Method;
 use crate::page::{PageHints, extract_page};
-use crate::source::{LoadError, MemorySource};
+use crate::source::{LoadError, MemorySource, PageSource};
 
 /// A page of a small site: shared header, menu, sidebar and footer around an article with
 /// a table, a list and a form of its own.
@@ -104,6 +104,111 @@ fn every_template_method_stopped_anywhere_times_out() {
                 r.as_ref()
                     .is_ok_and(|t| t.template == whole && t.method == method)
             },
+        );
+    }
+}
+
+/// A source whose every load takes `delay`, as a live site's do.
+struct Slow<'s> {
+    site: &'s MemorySource,
+    delay: std::time::Duration,
+}
+
+impl PageSource for Slow<'_> {
+    fn load(&self, url: &Url) -> Result<crate::source::Page, LoadError> {
+        std::thread::sleep(self.delay);
+        self.site.load(url)
+    }
+    fn resolves(&self, url: &Url) -> bool {
+        self.site.resolves(url)
+    }
+    fn stats(&self) -> crate::source::LoadStats {
+        self.site.stats()
+    }
+    fn canonical_url(&self, url: &Url) -> Url {
+        self.site.canonical_url(url)
+    }
+    fn page_urls(&self) -> Option<Vec<Url>> {
+        self.site.page_urls()
+    }
+}
+
+/// The call's time limit holds across pages: the search loads no page after it, the call
+/// fails naming it, and a call within it gives what a call without one gives.
+#[test]
+fn a_call_stops_at_its_time_limit() {
+    use std::time::{Duration, Instant};
+    let (site, key) = site();
+    let delay = Duration::from_millis(40);
+    let slow = Slow { site: &site, delay };
+    let limit = Duration::from_millis(130);
+    for method in [
+        Method::TemEx,
+        Method::HybEx,
+        Method::SiteLevel,
+        Method::TableChunk,
+    ] {
+        let unlimited = TemplateConfig::for_method(method);
+        let whole = extract_template(&slow, &key, &unlimited).unwrap();
+        // Without the limit the call loads more than fits in it.
+        assert!(
+            whole.loads.attempts as u32 * delay > limit + delay,
+            "{method}: {} loads",
+            whole.loads.attempts
+        );
+        let within = TemplateConfig {
+            time_limit: Some(Duration::from_secs(600)),
+            ..unlimited.clone()
+        };
+        let r = extract_template(&slow, &key, &within).unwrap();
+        assert_eq!(
+            (&r.template, r.loads),
+            (&whole.template, whole.loads),
+            "{method}"
+        );
+
+        let limited = TemplateConfig {
+            time_limit: Some(limit),
+            ..unlimited
+        };
+        let t = Instant::now();
+        let before = site.stats().attempts;
+        let r = extract_template(&slow, &key, &limited);
+        let took = t.elapsed();
+        let loads = site.stats().attempts - before;
+        match r {
+            Err(LoadError::Refused {
+                error: PageError::TimedOut { limit: l, stage },
+                ..
+            }) => {
+                assert_eq!(l, limit, "{method}");
+                assert!(stage.contains("the call's time limit"), "{method}: {stage}");
+            }
+            r => panic!("{method}: {r:?}"),
+        }
+        // At most the load under way when the limit passed, and its page's work, after it.
+        assert!(loads < whole.loads.attempts, "{method}: {loads} loads");
+        assert!(
+            took < limit + delay + Duration::from_secs(2),
+            "{method}: {took:?}"
+        );
+    }
+    // A limit shorter than the key page's load: every method stops before any work on it.
+    for method in [Method::HybEx, Method::PageLevel, Method::MainContent] {
+        let config = TemplateConfig {
+            time_limit: Some(Duration::from_millis(1)),
+            ..TemplateConfig::for_method(method)
+        };
+        let before = site.stats().attempts;
+        let r = extract_template(&slow, &key, &config);
+        assert!(
+            matches!(&r, Err(LoadError::Refused { error: PageError::TimedOut { limit, .. }, .. }) if *limit == Duration::from_millis(1)),
+            "{method}: {r:?}"
+        );
+        assert_eq!(
+            site.stats().attempts - before,
+            1,
+            "{method}: only the key page loads"
         );
     }
 }

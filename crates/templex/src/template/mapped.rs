@@ -250,7 +250,7 @@ fn own_kind_siblings<'o>(
         .filter(|(u, o)| **o && !tried.contains(**u))
         .take(config.cs_size);
     for (url, _) in candidates {
-        if found.len() + extra.len() >= needed {
+        if found.len() + extra.len() >= needed || deadline::passed() {
             break;
         }
         if let SiblingLoad::Loaded(p) =

@@ -104,6 +104,13 @@ pub struct TemplateConfig {
     /// What each page (the key page, every sibling or sampled page) may cost: a key page
     /// over it fails with [`LoadError::Refused`], other pages are skipped.
     pub budget: crate::dom::Budget,
+    /// Time for the whole call (the key page, the search for siblings, their loads and
+    /// mappings, the vote); `None`: bounded only by the page budget and [`Self::time_budget`].
+    /// Every stage of every page stops at it, and the search loads no page after it; the
+    /// call then fails with [`PageError::TimedOut`](crate::PageError::TimedOut) in a
+    /// [`LoadError::Refused`]. A load under way is not cut: a live source's own timeout
+    /// bounds it.
+    pub time_limit: Option<Duration>,
 }
 
 impl Default for TemplateConfig {
@@ -142,6 +149,7 @@ impl TemplateConfig {
             // (BENCHMARKS.md); neutral for HybEx, whose page-level step already relaxes votes.
             prior: true,
             budget: cs.page_budget,
+            time_limit: None,
         }
     }
 
@@ -321,12 +329,47 @@ impl TemplateResult {
 ///
 /// Fails only if the key page itself cannot be loaded; a key page without usable siblings
 /// falls back to PAGELEVEL (or, with `fallback` off, yields an empty template), with a note.
+///
+/// With [`TemplateConfig::time_limit`], a call that runs out of it fails with
+/// [`PageError::TimedOut`](crate::PageError::TimedOut) naming that limit.
 pub fn extract_template(
     source: &dyn PageSource,
     key_url: &Url,
     config: &TemplateConfig,
 ) -> Result<TemplateResult, LoadError> {
     let t0 = Instant::now();
+    let limit = config
+        .time_limit
+        .and_then(|d| Some((d, t0.checked_add(d)?)));
+    let call = crate::dom::deadline::call_scope(limit.map(|(_, at)| at));
+    let result = template_of(source, key_url, config, t0);
+    drop(call);
+    match (result, limit) {
+        // Whichever deadline cut the work, the call's is the one to name once it has passed.
+        (
+            Err(LoadError::Refused {
+                url,
+                error: crate::PageError::TimedOut { .. },
+            }),
+            Some((limit, at)),
+        ) if Instant::now() > at => Err(LoadError::Refused {
+            url,
+            error: crate::PageError::TimedOut {
+                limit,
+                stage: "finding the template (the call's time limit)",
+            },
+        }),
+        (result, _) => result,
+    }
+}
+
+/// [`extract_template`] within the thread's deadlines, the call's started at `t0`.
+fn template_of(
+    source: &dyn PageSource,
+    key_url: &Url,
+    config: &TemplateConfig,
+    t0: Instant,
+) -> Result<TemplateResult, LoadError> {
     let before = source.stats();
     let page = source.load(key_url)?;
     // The key page's time budget counts the work on it (parsing, mapping, voting, learning

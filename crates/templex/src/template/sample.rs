@@ -148,7 +148,7 @@ pub(crate) fn site_sample(
     }
     let (mut docs, mut loads, mut other) = (Vec::new(), 0usize, 0usize);
     while let Some(url) = queue.pop_front() {
-        if loads >= n {
+        if loads >= n || crate::dom::deadline::passed() {
             break;
         }
         if !seen.insert(source.canonical_url(&url).to_string()) {
