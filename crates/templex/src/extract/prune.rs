@@ -226,6 +226,10 @@ pub(super) fn teaser_cards(
 /// or a video is a section's content too.
 pub(super) fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: &[u32]) {
     let end = doc.node(root).end.0;
+    // Without a kept heading there is nothing to decide (a page of bare blocks).
+    if !(root.0..end).any(|i| keep[i as usize] && doc.tag(NodeId(i)).is_some_and(is_heading)) {
+        return;
+    }
     // Nodes whose text counts for their section: visible (no reader sees the text of
     // scripts and styles), and not inside a heading (a heading's own text is not its
     // section's).

@@ -21,7 +21,14 @@ const QUOTE_REPEATS: f64 = 0.9;
 /// a word trigram already kept. Words and trigrams are hashed, so the pass is linear in the
 /// content's words; only the outermost quote of a nest is weighed.
 pub(crate) fn drop_repeated_quotes(doc: &Document, root: NodeId, keep: &mut [bool]) {
+    // Past the last kept quote nothing more can be dropped, so the words after it need no
+    // hashing; most pages keep no quote at all, and skip the pass.
     let kept = |id: NodeId| keep.get(id.index()).copied().unwrap_or(false);
+    let is_quote = |id: NodeId| doc.tag(id).is_some_and(|t| *t == local_name!("blockquote"));
+    let mut ids = doc.subtree(root).rev().map(NodeId);
+    let Some(last_quote) = ids.find(|id| kept(*id) && is_quote(*id)) else {
+        return;
+    };
     let trigram = |w: &[u64]| w[0].rotate_left(42) ^ w[1].rotate_left(21) ^ w[2];
     let mut seen = rustc_hash::FxHashSet::<u64>::default();
     // The last three words kept, for the trigrams that span text nodes.
@@ -31,10 +38,13 @@ pub(crate) fn drop_repeated_quotes(doc: &Document, root: NodeId, keep: &mut [boo
     let mut weighed_until = 0u32;
     let mut walk = doc.visible_descendants(root);
     while let Some(id) = walk.next() {
+        if id > last_quote {
+            break;
+        }
         if !kept(id) {
             continue;
         }
-        if id.0 >= weighed_until && doc.tag(id).is_some_and(|t| *t == local_name!("blockquote")) {
+        if id.0 >= weighed_until && is_quote(id) {
             let words: Vec<u64> = doc
                 .visible_descendants(id)
                 .filter(|d| kept(*d))

@@ -993,6 +993,42 @@ fn repeated_quotes_are_dropped() {
     assert_eq!(text.matches("Raise the bed").count(), 2, "{text}");
 }
 
+/// The pass stops at the last kept quote: that quote is still weighed (and dropped when it
+/// repeats), a quote that is not kept bounds nothing, and a page without a kept quote is
+/// left as it is.
+#[test]
+fn the_last_kept_quote_is_weighed() {
+    let said =
+        "the tomatoes split after the storm because the soil went from dry to soaked overnight";
+    let doc = parse_str(&format!(
+        "<body><p>{said}</p><p>Water them evenly.</p>\
+         <blockquote id=last>Ann: {said}</blockquote><p>Mulch helps too.</p>\
+         <div id=cut><blockquote id=out>{said}</blockquote></div><p>Thanks all.</p></body>"
+    ));
+    let root = doc.body().unwrap();
+    let cut = doc
+        .elements()
+        .find(|id| doc.element(*id).and_then(|e| e.attr("id")) == Some("cut"))
+        .unwrap();
+    let mut keep: Vec<bool> = doc.ids().map(|id| !doc.contains(cut, id)).collect();
+    super::drop_repeated_quotes(&doc, root, &mut keep);
+    let text = content_text(&doc, root, &|id| keep[id.index()]);
+    assert_has(
+        &text,
+        &["Water them", "Mulch helps", "Thanks all"],
+        &["Ann:"],
+    );
+
+    // Nothing kept is a quote: nothing changes.
+    let mut keep: Vec<bool> = doc
+        .ids()
+        .map(|id| doc.tag(id).is_none_or(|t| &**t != "blockquote"))
+        .collect();
+    let before = keep.clone();
+    super::drop_repeated_quotes(&doc, root, &mut keep);
+    assert_eq!(keep, before);
+}
+
 /// Modal boxes are never content, whether `<dialog>` or an ARIA dialog (a sign-up box, an
 /// ad disclosure), in the container and in the spread view alike.
 #[test]
