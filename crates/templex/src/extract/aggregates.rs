@@ -83,7 +83,7 @@ pub(super) struct Aggregates {
     /// Boilerplate (hidden, chrome by its tag, comments) and inside it: cannot hold the
     /// main content.
     pub(super) excluded: Vec<bool>,
-    /// Class/id hint ([`name_hint`](super::name_hint)) of elements with text; 0 for the others.
+    /// Class/id hint ([`NameHints::hint`](super::NameHints::hint)) of elements with text; 0 for the others.
     pub(super) hints: Vec<i8>,
     /// Inside a boilerplate-named region (up to an `<article>` or `<main>`).
     pub(super) negative: Vec<bool>,

@@ -36,6 +36,8 @@ mod verdicts;
 pub(crate) use blocks::Block;
 pub use metadata::Metadata;
 pub(crate) use metadata::{page_metadata, url_date};
+pub(crate) use names::NameHints;
+#[cfg(test)]
 pub(crate) use names::name_hint;
 pub(crate) use quotes::drop_repeated_quotes;
 pub use render::content_text;

@@ -87,19 +87,16 @@ const POSITIVE_HINTS: &[&str] = &[
     "article", "content", "entry", "main", "post", "story", "text", "body", "blog", "prose",
 ];
 
-/// Class/id hint of an element: -1 boilerplate-like, +1 content-like, 0 neither.
-///
-/// Only the first and the last word of a name count: naming schemes put the role there
-/// (`comment-list`, `site-footer`), while words in the middle qualify something else
-/// (`elementor-widget-text-editor`, `field--label-hidden`, `m-nav-content-inner`).
+/// [`NameHints::hint`] of one element, without a memo.
+#[cfg(test)]
 pub(crate) fn name_hint(doc: &Document, id: NodeId) -> i8 {
     NameHints::default().hint(doc, id)
 }
 
-/// [`name_hint`] with verdicts remembered: a page repeats a few dozen class lists over
-/// thousands of elements, and their tokens over many lists.
+/// Class/id hints of a page's elements, with verdicts remembered: a page repeats a few
+/// dozen class lists over thousands of elements, and their tokens over many lists.
 #[derive(Default)]
-pub(super) struct NameHints<'d> {
+pub(crate) struct NameHints<'d> {
     /// Verdict per whole attribute value (`class="post-item card col-6"`).
     values: rustc_hash::FxHashMap<&'d str, i8>,
     /// Verdict per token.
@@ -108,7 +105,12 @@ pub(super) struct NameHints<'d> {
 }
 
 impl<'d> NameHints<'d> {
-    pub(super) fn hint(&mut self, doc: &'d Document, id: NodeId) -> i8 {
+    /// Class/id hint of an element: -1 boilerplate-like, +1 content-like, 0 neither.
+    ///
+    /// Only the first and the last word of a name count: naming schemes put the role there
+    /// (`comment-list`, `site-footer`), while words in the middle qualify something else
+    /// (`elementor-widget-text-editor`, `field--label-hidden`, `m-nav-content-inner`).
+    pub(crate) fn hint(&mut self, doc: &'d Document, id: NodeId) -> i8 {
         let Some(e) = doc.element(id) else { return 0 };
         let mut positive = false;
         for a in &e.attrs {

@@ -9,7 +9,7 @@ use url::Url;
 
 use crate::dom::tags::{is_block, is_heading, is_image, is_invisible};
 use crate::dom::{Document, LocalName, NodeData, NodeId, deadline};
-use crate::extract::{Content, ContentConfig, name_hint, page_content};
+use crate::extract::{Content, ContentConfig, NameHints, page_content};
 use crate::links::Site;
 
 use super::sitelevel::html_lengths;
@@ -241,6 +241,7 @@ pub(crate) fn node_features_with(
     let mut hint = vec![0i8; n];
     let mut inherited = vec![0i8; n];
     let mut depth_max = 1u32;
+    let mut names = NameHints::default();
     let body_depth = doc.node(body).depth;
     let range = doc.subtree(body);
     for i in range.clone() {
@@ -290,7 +291,7 @@ pub(crate) fn node_features_with(
                     in_con_sem[ix] = true;
                 }
                 if id != body {
-                    hint[ix] = name_hint(doc, id);
+                    hint[ix] = names.hint(doc, id);
                 }
                 agg[ix].elements = 1;
                 if is_image(tag) {
