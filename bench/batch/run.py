@@ -85,7 +85,8 @@ def accuracy(ddir, work, extra=()):
     store.unlink(missing_ok=True)  # learn afresh: a store of another setting would be reused
     inputs = [f"{(ddir / g['dir']).resolve()}={g['url_prefixes'][0]}" for g in golds.values()]
     t = time.perf_counter()
-    sh([binary, "batch", *inputs, "--out", out, "--store", store, "--overwrite", *extra], stderr=subprocess.PIPE)
+    sh([binary, "batch", *inputs, "--out", out, "--store", store, "--overwrite", "--rest", *extra],
+       stderr=subprocess.PIPE)
     batch_s = time.perf_counter() - t
     by_path = {}
     for line in out.read_text().splitlines():
@@ -100,25 +101,34 @@ def accuracy(ddir, work, extra=()):
         proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
         for r, line in zip(pages, proc.stdout.splitlines()):
             site_text[r["path"]] = json.loads(line).get("text") or ""
-    rows, per_b, per_s = [], [], []
+    # Page-level content of the same key pages, no site.
+    cmd = [binary, "content", "--format", "jsonl", "--", *[r["path"] for r in gold]]
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+    page_text = {r["path"]: json.loads(line).get("text") or "" for r, line in zip(gold, proc.stdout.splitlines())}
+    columns = ["batch text", "batch rest", "content --site", "content (page-level)"]
+    rows, per = [], {c: [] for c in columns}
     for r in gold:
         b = by_path.get(str(Path(r["path"]).resolve()), {})
-        tb = b.get("text") or ""
-        ts = site_text.get(r["path"], "")
-        mb, ms = peers.shingle_match(r["content_text"], tb), peers.shingle_match(r["content_text"], ts)
-        per_b.append(mb)
-        per_s.append(ms)
-        rows.append((r["site"], r["page"], b.get("method"), peers.aeb_scores([mb])["f1"], peers.aeb_scores([ms])["f1"]))
-    sb, ss = peers.aeb_scores(per_b), peers.aeb_scores(per_s)
-    print("\n### Dev gold key pages: batch vs `templex content --site` (AEB metric on gold content text)\n")
-    print("| site | page | batch method | batch F1 | content --site F1 |")
-    print("|---|---|---|---:|---:|")
-    for site, page, m, fb, fs in rows:
-        print(f"| {site} | {page[-40:]} | {m} | {fb:.3f} | {fs:.3f} |")
-    print(f"| **all {len(rows)}** | | | **P {sb['precision']:.3f} R {sb['recall']:.3f} F1 {sb['f1']:.3f}** "
-          f"| **P {ss['precision']:.3f} R {ss['recall']:.3f} F1 {ss['f1']:.3f}** |")
+        texts = [b.get("text") or "", b.get("rest") or b.get("text") or "", site_text.get(r["path"], ""),
+                 page_text.get(r["path"], "")]
+        scores = []
+        for c, t in zip(columns, texts):
+            m = peers.shingle_match(r["content_text"], t)
+            per[c].append(m)
+            scores.append(peers.aeb_scores([m])["f1"])
+        rows.append((r["site"], r["page"], b.get("method"), scores))
+    totals = {c: peers.aeb_scores(v) for c, v in per.items()}
+    print("\n### Dev gold key pages: batch, `templex content --site` and page-level content "
+          "(AEB metric on gold content text)\n")
+    print("| site | page | batch method | " + " | ".join(f"{c} F1" for c in columns) + " |")
+    print("|---|---|---|" + "---:|" * len(columns))
+    for site, page, m, scores in rows:
+        print(f"| {site} | {page[-40:]} | {m} | " + " | ".join(f"{f:.3f}" for f in scores) + " |")
+    print(f"| **all {len(rows)}** | | | " + " | ".join(
+        f"**P {t['precision']:.3f} R {t['recall']:.3f} F1 {t['f1']:.3f}**" for t in totals.values()) + " |")
     print(f"\nbatch over the {len(golds)} dev mirrors ({len(by_path)} pages): {batch_s:.1f} s wall")
-    return {"batch": sb, "content_site": ss, "rows": rows}
+    return {"batch": totals["batch text"], "batch_rest": totals["batch rest"],
+            "content_site": totals["content --site"], "page_level": totals["content (page-level)"], "rows": rows}
 
 
 # ------------------------------------------------------------------------------------------

@@ -43,8 +43,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 
-ALL_DATASETS = ["aeb", "trafeval", "wcxb", "devgold"]
-PEERS = ["trafilatura", "readability", "justext", "resiliparse", "boilerpy3", "rs-trafilatura"]
+ALL_DATASETS = ["aeb", "trafeval", "wcxb", "daniel", "devgold"]
+PEERS = ["trafilatura", "readability", "justext", "resiliparse", "boilerpy3", "rs-trafilatura", "chromerag"]
 ALL_TOOLS = ["templex", *PEERS]
 DIST_NAMES = {
     "trafilatura": "trafilatura",
@@ -53,6 +53,7 @@ DIST_NAMES = {
     "resiliparse": "Resiliparse",
     "boilerpy3": "boilerpy3",
     "rs-trafilatura": "rs-trafilatura",
+    "chromerag": "chromerag",
 }
 
 
@@ -247,6 +248,25 @@ def wcxb_prf(gold, pred):
     return (prec, rec, 2 * prec * rec / (prec + rec) if prec + rec else 0.0)
 
 
+# DAnIEL: every Han, kana or hangul character is a token of its own (`\w+` would make a
+# whole Chinese sentence one token); `\w+` runs otherwise.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_DANIEL_RE = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+")
+
+
+def daniel_prf(gold, pred):
+    """WCXB's page score (see wcxb_prf) over DAnIEL's tokens."""
+    g = Counter(_DANIEL_RE.findall((gold or "").lower()))
+    p = Counter(_DANIEL_RE.findall((pred or "").lower()))
+    if not g:
+        return (1.0, 1.0, 1.0) if not p else (0.0, 0.0, 0.0)
+    if not p:
+        return (0.0, 0.0, 0.0)
+    common = sum((g & p).values())
+    prec, rec = common / sum(p.values()), common / sum(g.values())
+    return (prec, rec, 2 * prec * rec / (prec + rec) if prec + rec else 0.0)
+
+
 def wcxb_scores(per, types):
     """Macro averages over pages of precision, recall and F1, overall and per page type."""
     def mean(rows):
@@ -346,7 +366,25 @@ def make_peer(name, opts):
         def run(html, url):
             return rs_trafilatura.extract(html, url=url).main_content or ""
         return run
+    if name == "chromerag":
+        from chromerag import ChromeRAG
+
+        cr = ChromeRAG()
+
+        def run(html, url):
+            return markdown_to_text(cr.extract(html, url=url).markdown or "")
+        return run
     raise ValueError(name)
+
+
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+
+
+def markdown_to_text(md):
+    """A peer's Markdown read as text: the front matter dropped, links and images as their
+    text (the targets are not text a reader sees)."""
+    return _MD_LINK.sub(r"\1", _FRONT_MATTER.sub("", md, count=1))
 
 
 def dist_version(name):
@@ -502,6 +540,24 @@ def load_wcxb(ddir, limit):
     return Dataset("wcxb", "wcxb", pages, [([], list(range(len(pages))))])
 
 
+DANIEL_LANGUAGES = ["chinese", "english", "greek", "polish", "russian"]
+
+
+def load_daniel(ddir, limit):
+    """daniel-dev: multilingual news pages with hand-cleaned main text; the language is the
+    page type. The pages carry no URL: templex and the peers get none."""
+    base = ddir / "pagelevel" / "daniel-dev"
+    pages = []
+    for gf in sorted((base / "ground-truth").glob("*.json")):
+        g = json.loads(gf.read_text(encoding="utf-8"))
+        kind = ((g.get("_internal") or {}).get("page_type") or {}).get("primary") or "unknown"
+        gt = g.get("ground_truth") or {}
+        pages.append(Page(gf.stem, base / "html" / f"{gf.stem}.html.gz", None,
+                          gt.get("main_content") or "", site=g.get("site"), kind=kind))
+    pages = pages[:limit] if limit else pages
+    return Dataset("daniel", "daniel", pages, [([], list(range(len(pages))))])
+
+
 def export_devgold(binary, ddir, out_path):
     cmd = [str(binary), "eval", "--gold", str(ddir / "gold"), "--data", str(ddir), "--export-content", str(out_path)]
     try:
@@ -574,8 +630,9 @@ def load_devgold(ddir, limit, jsonl, binary):
 
 
 def score_tool(ds, texts):
-    if ds.metric == "wcxb":
-        per = [wcxb_prf(p.gold, t) for p, t in zip(ds.pages, texts)]
+    if ds.metric in ("wcxb", "daniel"):
+        prf = wcxb_prf if ds.metric == "wcxb" else daniel_prf
+        per = [prf(p.gold, t) for p, t in zip(ds.pages, texts)]
         return per, wcxb_scores(per, [p.kind for p in ds.pages])
     if ds.metric == "aeb":
         per = [shingle_match(p.gold, t) for p, t in zip(ds.pages, texts)]
@@ -679,6 +736,7 @@ TITLES = {
     "trafeval": "trafilatura-eval (with/without snippets)",
     "devgold": "dev gold content text (4-gram shingle P/R/F1)",
     "wcxb": "WCXB dev (word-level P/R/F1, macro over pages)",
+    "daniel": "daniel-dev (word-level P/R/F1, one token per CJK character, macro over pages)",
 }
 
 
@@ -690,11 +748,12 @@ def ms_cell(tool, t):
     return ms + (f" ({alone:.1f})" if alone is not None else "")
 
 
-def markdown_wcxb(res):
+def markdown_wcxb(res, name="wcxb"):
     tools = [(t, v) for t, v in res["tools"].items() if "skipped" not in v]
-    types = [k for k in WCXB_TYPES if any(k in v["scores"]["types"] for _, v in tools)]
+    kinds = WCXB_TYPES if name == "wcxb" else DANIEL_LANGUAGES
+    types = [k for k in kinds if any(k in v["scores"]["types"] for _, v in tools)]
     counts = {k: next(v["scores"]["types"][k]["pages"] for _, v in tools if k in v["scores"]["types"]) for k in types}
-    lines = [f"### {TITLES['wcxb']} — {res['pages']} pages", ""]
+    lines = [f"### {TITLES[name]} — {res['pages']} pages", ""]
     head = ("| tool | version | P | R | F1 | " + " | ".join(f"{k} ({counts[k]})" for k in types)
             + " | ms/page | errors | empty |")
     lines += [head, "|" + "---|" * (head.count("|") - 1)]
@@ -704,15 +763,15 @@ def markdown_wcxb(res):
         cells += [f"{s['types'][k]['f1']:.3f}" if k in s["types"] else "—" for k in types]
         cells += [ms_cell(tool, t), str(t["errors"]), str(t["empty"])]
         lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", "- per-type columns: F1 (pages)"]
+    lines += ["", f"- per-{'type' if name == 'wcxb' else 'language'} columns: F1 (pages)"]
     lines += [f"- {t}: skipped ({v['skipped']})" for t, v in res["tools"].items() if "skipped" in v]
     lines.append(f"- decoding of the pages for the peers: {res['decode']}")
     return "\n".join(lines)
 
 
 def markdown(name, res):
-    if res["metric"] == "wcxb":
-        return markdown_wcxb(res)
+    if res["metric"] in ("wcxb", "daniel"):
+        return markdown_wcxb(res, res["metric"])
     snip = res["metric"] == "snippets"
     lines = [f"### {TITLES.get(name, name)} — {res['pages']} pages", ""]
     if snip:
@@ -826,6 +885,8 @@ def main():
             ds = load_trafeval(ddir, args.limit)
         elif d == "wcxb":
             ds = load_wcxb(ddir, args.limit)
+        elif d == "daniel":
+            ds = load_daniel(ddir, args.limit)
         else:
             ds = load_devgold(ddir, args.limit, args.devgold_jsonl, binary)
             if ds is None:

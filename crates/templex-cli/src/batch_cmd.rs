@@ -96,6 +96,10 @@ pub struct BatchArgs {
     /// Write each page's content as Markdown too (a `markdown` field beside `text`).
     #[arg(long)]
     pub markdown: bool,
+    /// Also write the page minus its template (a `rest` field beside `text`): everything the
+    /// site does not repeat, comments, related lists and teasers included.
+    #[arg(long)]
+    pub rest: bool,
 
     /// Pages parsed in parallel at a time (memory grows with it).
     #[arg(long, value_name = "N", default_value_t = BatchConfig::default().chunk)]
@@ -191,6 +195,7 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         relearn: args.relearn,
         protect_content: args.protect,
         markdown: args.markdown,
+        rest: args.rest,
         budget: args.budget.budget(),
         fingerprint: (!args.no_fingerprint).then(|| args.fingerprint.config()),
         ..BatchConfig::default()

@@ -246,7 +246,7 @@ impl Batch {
     #[new]
     #[pyo3(signature = (store=None, *, method="tablechunk", site_sample=None, sample_pages=None,
                         min_pages=None, window=None, relearn=false, protect=false,
-                        markdown=false, max_page_bytes=None, max_page_nodes=None,
+                        markdown=false, rest=false, max_page_bytes=None, max_page_nodes=None,
                         page_timeout=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -260,6 +260,7 @@ impl Batch {
         relearn: bool,
         protect: bool,
         markdown: bool,
+        rest: bool,
         max_page_bytes: Option<usize>,
         max_page_nodes: Option<usize>,
         page_timeout: Option<f64>,
@@ -275,6 +276,7 @@ impl Batch {
             relearn,
             protect_content: protect,
             markdown,
+            rest,
             budget,
             ..d
         };
@@ -396,6 +398,7 @@ fn template_row_to_py<'py>(py: Python<'py>, r: &TemplateRow) -> PyResult<Bound<'
     d.set_item("core", PyBytes::new(py, &r.core))?;
     d.set_item("params", &r.params)?;
     d.set_item("model", PyBytes::new(py, &r.model))?;
+    d.set_item("content", &r.content)?;
     Ok(d)
 }
 
@@ -425,6 +428,11 @@ fn template_row_from_py(obj: &Bound<'_, PyAny>) -> PyResult<TemplateRow> {
         core: bytes("core")?,
         params: get("params")?.extract()?,
         model: bytes("model")?,
+        // Rows exported before templex learned content evidence have none.
+        content: match obj.get_item("content") {
+            Ok(v) if !v.is_none() => v.extract()?,
+            _ => String::new(),
+        },
     })
 }
 

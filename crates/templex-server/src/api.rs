@@ -456,8 +456,11 @@ struct ContentPart {
     #[serde(flatten)]
     metadata: templex::Metadata,
     method: Method,
+    /// The page's main content.
     text: String,
     markdown: String,
+    /// The page minus its template: everything the site does not repeat.
+    rest: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -590,6 +593,11 @@ fn template_job(
                 method: c.method(),
                 text: c.text(),
                 markdown: r.content(&md_config).markdown(),
+                rest: {
+                    let keep = r.rest_mask();
+                    let body = r.doc.body().unwrap_or(templex::NodeId::ROOT);
+                    templex::content_text(&r.doc, body, &|id| keep[id.index()])
+                },
             }
         }),
         report,

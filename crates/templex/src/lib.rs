@@ -67,6 +67,7 @@ mod output;
 mod page;
 mod pagelevel;
 mod siblings;
+mod sitecontent;
 mod source;
 mod stable_hash;
 #[cfg(feature = "batch")]

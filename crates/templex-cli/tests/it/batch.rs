@@ -276,3 +276,50 @@ fn batch_markdown() {
         "headings and lists are marked up"
     );
 }
+
+/// `--rest` adds the page minus its template beside the main content: it holds what the
+/// main content leaves out (section menus, breadcrumbs), never less than the content.
+#[test]
+fn batch_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = warc(dir.path(), 1);
+    let out = dir.path().join("rest.jsonl");
+    ok(batch(&w, &out, dir.path().join("a.sqlite"))
+        .arg("--rest")
+        .output()
+        .unwrap());
+    let recs: Vec<serde_json::Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let templated: Vec<&serde_json::Value> =
+        recs.iter().filter(|r| r["cluster"].is_string()).collect();
+    assert!(templated.len() >= 10, "{recs:?}");
+    for r in &templated {
+        let (text, rest) = (r["text"].as_str().unwrap(), r["rest"].as_str().unwrap());
+        assert!(rest.len() >= text.len(), "{r}");
+    }
+    let guide = templated
+        .iter()
+        .find(|r| r["url"].as_str().unwrap().ends_with("compost-guide.html"))
+        .unwrap();
+    let (text, rest) = (
+        guide["text"].as_str().unwrap(),
+        guide["rest"].as_str().unwrap(),
+    );
+    assert!(text.contains("Building a hot heap"), "{text}");
+    assert!(rest.contains("Building a hot heap"), "{rest}");
+    for chrome in [
+        "Allotment plots",
+        "Printer-friendly version",
+        "On this page",
+    ] {
+        assert!(rest.contains(chrome), "{chrome:?} not in {rest}");
+        assert!(!text.contains(chrome), "{chrome:?} in {text}");
+    }
+    // Pages of no template have no rest.
+    for r in recs.iter().filter(|r| !r["cluster"].is_string()) {
+        assert!(r.get("rest").is_none(), "{r}");
+    }
+}

@@ -76,6 +76,43 @@ fn site_aware_content_drops_the_template() {
     assert!(text.len() > 500, "{text}");
 }
 
+/// Site-aware content is the page's main content: the section menu, the breadcrumbs, the
+/// printer-friendly link and the table of contents stay out (the page minus its template
+/// keeps them all).
+#[test]
+fn site_aware_content_is_the_main_content() {
+    for page in [
+        "garden/compost-guide.html",
+        "news/spring-planting.html",
+        "about/volunteers.html",
+    ] {
+        let out = ok(templex()
+            .args(["content", "--format", "jsonl", "--site"])
+            .arg(example_site())
+            .arg("--url-prefix=https://www.riverbend-garden.example/")
+            .arg(example_site().join(page))
+            .output()
+            .unwrap());
+        let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(rec["method"], "hybex", "{page}: {rec}");
+        let text = rec["text"].as_str().unwrap();
+        assert!(text.len() > 300, "{page}: {text}");
+        for chrome in [
+            "Garden overview",
+            "Allotment plots",
+            "Printer-friendly version",
+            "On this page",
+            "Upcoming events",
+        ] {
+            assert!(!text.contains(chrome), "{page}: {chrome:?} in {text}");
+        }
+        assert!(
+            !text.lines().any(|l| l.trim() == "Home"),
+            "{page}: breadcrumbs in {text}"
+        );
+    }
+}
+
 #[test]
 fn stdin_and_markdown() {
     let mut child = templex()

@@ -184,8 +184,9 @@ def template(
 class BatchRun(Iterator[dict[str, Any]]):
     """The output records of one ``Batch.process*`` call, in input order: dicts with
     ``seq``, ``input``, ``url``, ``site``, ``cluster``, ``method``, ``title``, ``author``,
-    ``date``, ``language`` (each when the page states it), ``text``, ``template_share`` (and
-    ``markdown`` when the batch renders it) — or ``error`` (and
+    ``date``, ``language`` (each when the page states it), ``text`` (the page's main
+    content), ``template_share`` (and ``markdown`` when the batch renders it, ``rest``, the
+    page minus its template, when asked for) — or ``error`` (and
     ``error_code`` for a page refused). Not to be shared between threads."""
 
     def __iter__(self) -> BatchRun: ...
@@ -208,6 +209,7 @@ class Batch:
         relearn: bool = False,
         protect: bool = False,
         markdown: bool = False,
+        rest: bool = False,
         max_page_bytes: Optional[int] = None,
         max_page_nodes: Optional[int] = None,
         page_timeout: Optional[float] = None,
@@ -217,8 +219,11 @@ class Batch:
         that is not HTML or is over the page budget (``max_page_*``, ``page_timeout``, as
         :func:`extract`) is a record with ``error`` and ``error_code`` (``not_html``,
         ``too_large``, ``too_many_nodes``, ``timed_out``). ``markdown=True`` adds each
-        page's content as Markdown (``markdown``) beside its text. Records with content carry
-        its ``fingerprint``, as :func:`extract` does."""
+        page's content as Markdown (``markdown``) beside its text; ``rest=True`` adds the
+        page minus its template (``rest``: comments, related lists and teasers included)
+        for pages a template applies to. ``text`` is the page's main content: the
+        page-level content refined by what the page's template cluster shows. Records with
+        content carry its ``fingerprint``, as :func:`extract` does."""
     def process(self, records: Iterable[Record]) -> BatchRun:
         """Extract every record: ``(url, body)`` or ``(url, body, headers)``; one output
         dict per record, in input order (bad records are records with ``error``)."""

@@ -61,6 +61,7 @@ RECORD_COLUMNS: list[tuple[str, str]] = [
     ("language", "string"),
     ("text", "string"),
     ("markdown", "string"),
+    ("rest", "string"),
 ]
 
 #: The columns of the templates table: ``templex.Batch.templates()`` rows.
@@ -74,6 +75,7 @@ TEMPLATE_COLUMNS: list[tuple[str, str]] = [
     ("core", "binary"),
     ("params", "string"),
     ("model", "binary"),
+    ("content", "string"),
 ]
 
 
@@ -89,6 +91,8 @@ class JobConfig:
     """Sites with more records are split into shards of about this many (0: never)."""
     markdown: bool = False
     """Write each page's content as Markdown too."""
+    rest: bool = False
+    """Write each page minus its template too (the ``rest`` column)."""
     threads_per_task: int = 1
     """Threads templex uses inside one Spark task (Spark runs one task per core)."""
     batch_options: dict[str, Any] = field(default_factory=dict)
@@ -228,6 +232,7 @@ def _out_row(key: Key, meta: tuple[Any, ...], out: dict[str, Any]) -> tuple[Any,
         "language": out.get("language"),
         "text": out.get("text"),
         "markdown": out.get("markdown"),
+        "rest": out.get("rest"),
     }
     return tuple(values[c] for c, _ in RECORD_COLUMNS)
 
@@ -267,7 +272,9 @@ def extract_group(
             headers = {"Content-Type": content_type} if content_type else None
             yield (url, body, headers)
 
-    with templex.Batch(method=config.method, markdown=config.markdown, **config.batch_options) as b:
+    with templex.Batch(
+        method=config.method, markdown=config.markdown, rest=config.rest, **config.batch_options
+    ) as b:
         if stored:
             b.add_templates(stored)
         for out in b.process(feed()):
@@ -484,6 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="split sites with more records into shards of about this many (0: never)",
     )
     p.add_argument("--markdown", action="store_true", help="write a markdown column too")
+    p.add_argument("--rest", action="store_true", help="write the page minus its template too (rest column)")
     p.add_argument("--templates-out", help="write the learned templates here (Parquet)")
     p.add_argument("--templates-in", help="reuse the templates an earlier run wrote")
     p.add_argument("--threads-per-task", type=int, default=1, help="templex threads per Spark task")
@@ -529,6 +537,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         partitions=args.partitions,
         max_site_records=args.max_site_records,
         markdown=args.markdown,
+        rest=args.rest,
         threads_per_task=args.threads_per_task,
         batch_options=options,
     )

@@ -1,6 +1,7 @@
 //! Applying: a page's cluster found by its fingerprint, the cluster's learned model applied
-//! once, and the output record made of what the template does not claim (or of the
-//! page-level content extractor's choice when no template fits).
+//! once (the template: its share of the page, and the page minus it when asked for), and
+//! the output record's content: the page-level main content, refined by what the cluster
+//! shows ([`crate::sitecontent`]) when a template fits.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use crate::dom::{Document, NodeId, PageError, ParseMode, parse_page};
 use crate::extract::{content_markdown, content_text, non_template_mask, page_metadata};
 use crate::method::Method;
 use crate::page::page_level_content_of_text;
+use crate::sitecontent::{SiteContent, refine};
 use crate::template::model::{Applier, LearnedModel, ModelPage};
 
 use super::config::BatchConfig;
@@ -24,11 +26,39 @@ pub(super) fn parse_for(
     body: &[u8],
     charset: Option<&str>,
 ) -> Result<Document, PageError> {
-    let mode = match config.method {
+    parse_page(
+        body,
+        charset,
+        parse_mode(config),
+        &config.budget,
+        Instant::now(),
+    )
+}
+
+/// How a batch run's method parses pages.
+pub(super) fn parse_mode(config: &BatchConfig) -> ParseMode {
+    match config.method {
         Method::TableChunk | Method::MainContent => ParseMode::Text,
         _ => ParseMode::Lean,
-    };
-    parse_page(body, charset, mode, &config.budget, Instant::now())
+    }
+}
+
+/// The page of `rec` parsed lean, for the page-level detectors of a page that batch mode
+/// parsed for its text only ([`page_level_content_of_text`]); `None` when it cannot be (no
+/// body kept, over the budget), and the detectors read the text parse.
+pub(super) fn lean(config: &BatchConfig, rec: &RecordIn) -> Option<Document> {
+    if rec.body.is_empty() || parse_mode(config) == ParseMode::Lean {
+        return None;
+    }
+    let charset = rec.charset.as_deref();
+    parse_page(
+        &rec.body,
+        charset,
+        ParseMode::Lean,
+        &config.budget,
+        Instant::now(),
+    )
+    .ok()
 }
 
 /// One template cluster of a site, as the apply phase uses it.
@@ -38,6 +68,8 @@ pub(super) struct ClusterTemplate {
     /// Learned by an earlier run (pages matching it count as reuse).
     pub(super) stored: bool,
     pub(super) model: LearnedModel,
+    /// What the cluster's pages show about their main content.
+    pub(super) content: SiteContent,
 }
 
 /// The templates of one site.
@@ -94,6 +126,7 @@ pub(super) fn failed(seq: u64, input: String, url: Option<String>, error: String
         language: None,
         text: None,
         markdown: None,
+        rest: None,
         template_share: None,
         fingerprint: None,
         error: Some(error),
@@ -148,36 +181,30 @@ fn extract_one(
             applier.template_mask(&model_page, config.protect_content),
         )
     });
-    let (text, markdown, method, cluster, share) = match template {
+    // The page-level main content, refined by what the cluster shows when the page has one:
+    // the page minus its template keeps related lists, teasers and section menus.
+    let url = rec.url.as_ref();
+    let content = page_level_content_of_text(doc, url, &config.content, || lean(config, rec));
+    let (content, method, cluster, share, rest) = match template {
         Some((c, template)) => {
-            let keep = non_template_mask(doc, &template);
-            let keep = |id: NodeId| keep[id.index()];
+            let rest = config.rest.then(|| {
+                let keep = non_template_mask(doc, &template);
+                content_text(doc, body, &|id: NodeId| keep[id.index()])
+            });
             (
-                content_text(doc, body, &keep),
-                config.markdown.then(|| content_markdown(doc, body, &keep)),
+                refine(doc, content, &c.content, &config.content),
                 c.model.method(),
                 Some(format!("{}#{}", page.site, c.number)),
                 template_share(doc, &template),
+                rest,
             )
         }
-        None => {
-            let url = rec.url.as_ref();
-            let c = page_level_content_of_text(doc, url, &config.content, || {
-                let charset = rec.charset.as_deref();
-                let t0 = Instant::now();
-                parse_page(&rec.body, charset, ParseMode::Lean, &config.budget, t0).ok()
-            });
-            let root = c.root.unwrap_or(body);
-            let keep = |id: NodeId| c.is_content(id);
-            (
-                content_text(doc, root, &keep),
-                config.markdown.then(|| content_markdown(doc, root, &keep)),
-                Method::MainContent,
-                None,
-                0.0,
-            )
-        }
+        None => (content, Method::MainContent, None, 0.0, None),
     };
+    let root = content.root.unwrap_or(body);
+    let keep = |id: NodeId| content.is_content(id);
+    let text = content_text(doc, root, &keep);
+    let markdown = config.markdown.then(|| content_markdown(doc, root, &keep));
     // In the same pass as the text: the content is at hand, and the fingerprints cost a few
     // per cent of extracting it (BENCHMARKS.md, "Near-duplicate detection").
     let fingerprint = config
@@ -197,6 +224,7 @@ fn extract_one(
         language: meta.language,
         text: Some(text),
         markdown,
+        rest,
         template_share: Some((share * 1e4).round() / 1e4),
         fingerprint,
         error: None,

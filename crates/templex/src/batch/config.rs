@@ -60,6 +60,12 @@ pub struct BatchConfig {
     /// [`OutRecord::markdown`]: super::OutRecord::markdown
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub markdown: bool,
+    /// Also write the page minus its template ([`OutRecord::rest`]) for pages a template
+    /// applies to.
+    ///
+    /// [`OutRecord::rest`]: super::OutRecord::rest
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rest: bool,
     /// Table text chunk settings.
     pub tablechunk: crate::tablechunk::TableChunkConfig,
     /// What one page may cost; a page over it (or not HTML) is an error record. Not part of
@@ -94,6 +100,7 @@ impl Default for BatchConfig {
             site_cache: 10_000,
             protect_content: false,
             markdown: false,
+            rest: false,
             tablechunk: crate::tablechunk::TableChunkConfig::default(),
             budget: crate::Budget::DEFAULT,
             fingerprint: Some(crate::FingerprintConfig::default()),

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::apply::{
     Appliers, ApplyPage, ClusterTemplate, SiteTemplates, apply_one, failed, nearest_cluster,
-    parse_for, prepare_appliers, refused,
+    parse_for, parse_mode, prepare_appliers, refused,
 };
 use super::config::{BatchConfig, describe_inputs, run_key};
 use super::input::{Item, RecordIn};
@@ -19,10 +19,9 @@ use super::output::{OutRecord, RecordSink};
 use super::site::{site_key, url_site};
 use super::{BATCH_METHODS, BatchError, Progress, Summary};
 use crate::cluster::Fingerprint;
-use crate::dom::Document;
+use crate::dom::{Document, ParseMode};
 use crate::method::Method;
 use crate::store::{StoreError, TemplateStore};
-use crate::template::model::learn_keys;
 
 /// A site as the run knows it: its templates and the round of pages waiting for new ones.
 struct SiteState {
@@ -250,6 +249,7 @@ impl Engine<'_> {
                         core: t.core,
                         stored: t.run.as_deref() != Some(self.key.as_str()),
                         model: t.model,
+                        content: t.content,
                     })
                 })
                 .collect();
@@ -446,12 +446,13 @@ impl Engine<'_> {
         let at = st.admission.admit();
         // What the page teaches is taken when the round ends, from the sample's pages only;
         // a page that is not written does not keep its parse, so it gives it now.
-        let keys = (at.is_some() && !write)
-            .then(|| learn_keys(config.method, &p.doc, &config.tablechunk.chunking));
-        // The body stays only where HybEx reads it (references, a page's own hash).
+        let keys = (at.is_some() && !write).then(|| SampledPage::learn(config, &p.doc));
+        // The body stays only where it is read again: HybEx's references and a page's own
+        // hash, and the lean parse of a page parsed for its text (its page-level content).
         let hybex = config.method == Method::HybEx;
         let mut rec = p.rec;
-        if !hybex {
+        let read_again = hybex || (write && parse_mode(config) == ParseMode::Text);
+        if !read_again {
             rec.body = Vec::new();
         }
         // Counted as if held, so that a resumed run ends its rounds where this one does.
@@ -554,10 +555,7 @@ impl Engine<'_> {
             .par_iter_mut()
             .filter(|p| admission.keeps(p.at) && p.sample.keys.is_none())
             .for_each(|p| {
-                p.sample.keys = p
-                    .doc
-                    .as_ref()
-                    .map(|d| learn_keys(config.method, d, &config.tablechunk.chunking));
+                p.sample.keys = p.doc.as_ref().map(|d| SampledPage::learn(config, d));
             });
         tracing::debug!(site, pages = round.len(), ?why, "learning round ends");
         if why == RoundEnd::Memory {
@@ -579,6 +577,7 @@ impl Engine<'_> {
                     core: t.core.clone(),
                     stored: false,
                     model: t.model.clone(),
+                    content: t.content.clone(),
                 })
             }));
             st.next_cluster = new.iter().map(|t| t.cluster + 1).max().unwrap_or(0);
@@ -615,7 +614,12 @@ impl Engine<'_> {
             .into_iter()
             .map(|sample| RoundPage {
                 at: st.admission.admit(),
-                bytes: (sample.keys.as_ref().map_or(0, Vec::len) + sample.print.len()) * 8,
+                bytes: (sample
+                    .keys
+                    .as_ref()
+                    .map_or(0, |(k, e)| k.len() + e.runs.len())
+                    + sample.print.len())
+                    * 8,
                 sample,
                 rec: None,
                 doc: None,

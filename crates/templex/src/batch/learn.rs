@@ -3,8 +3,9 @@
 
 use crate::cluster::{Clusterer, Fingerprint};
 use crate::method::Method;
+use crate::sitecontent::{PageEvidence, SiteContent};
 use crate::store::{NewTemplate, ReferencePage};
-use crate::template::model::LearnedModel;
+use crate::template::model::{LearnedModel, learn_keys};
 
 use super::apply::SiteTemplates;
 use super::config::BatchConfig;
@@ -14,11 +15,22 @@ use crate::dom::Document;
 /// Reference pages a HybEx cluster keeps: a pool spread over the cluster's variants.
 pub(crate) const REFERENCE_POOL: usize = 8;
 
-/// What a learning round learns from of a page: its template fingerprint and the chunk keys
-/// or node hashes of the method (`None` until taken from the held parse).
+/// What a learning round learns from of a page: its template fingerprint, the chunk keys
+/// or node hashes of the method and what it shows of its content (`None` until taken from
+/// the held parse, [`SampledPage::learn`]).
 pub(super) struct SampledPage {
     pub(super) print: Fingerprint,
-    pub(super) keys: Option<Vec<u64>>,
+    pub(super) keys: Option<(Vec<u64>, PageEvidence)>,
+}
+
+impl SampledPage {
+    /// What a parsed page teaches its cluster under `config`'s method.
+    pub(super) fn learn(config: &BatchConfig, doc: &Document) -> (Vec<u64>, PageEvidence) {
+        (
+            learn_keys(config.method, doc, &config.tablechunk.chunking),
+            PageEvidence::of(doc, &config.content),
+        )
+    }
 }
 
 /// A page of a site's learning round.
@@ -134,15 +146,9 @@ pub(super) fn learn_round(
         }
         // At most `sample_pages` members, evenly spaced.
         let take = config.sample_pages.clamp(1, m.len());
-        let keys: Vec<&[u64]> = (0..take)
-            .map(|j| {
-                round[m[j * m.len() / take]]
-                    .sample
-                    .keys
-                    .as_deref()
-                    .unwrap_or(&[])
-            })
-            .collect();
+        let taken = (0..take).filter_map(|j| round[m[j * m.len() / take]].sample.keys.as_ref());
+        let keys: Vec<&[u64]> = taken.clone().map(|(k, _)| k.as_slice()).collect();
+        let content = SiteContent::learn(taken.map(|(_, e)| e));
         // HybEx references: members with their page, evenly spaced over the cluster.
         let pool: Vec<ReferencePage> = if config.method == Method::HybEx {
             let with: Vec<&RecordIn> = m.iter().filter_map(|&i| round[i].rec.as_ref()).collect();
@@ -172,6 +178,7 @@ pub(super) fn learn_round(
                 &config.sitelevel,
                 config.tablechunk,
             ),
+            content,
         });
         next += 1;
     }

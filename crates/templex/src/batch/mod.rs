@@ -5,7 +5,8 @@
 //! site (registrable domain, from the URL without parsing; a page without URL by its
 //! canonical link). Each chunk of records is parsed in parallel; a page whose site has a
 //! template cluster near its layout fingerprint ([`crate::cluster`]) gets the template
-//! applied at once (content = what the template does not claim) and its DOM is dropped.
+//! applied at once (the content: the page-level main content refined by what the cluster
+//! shows) and its DOM is dropped.
 //!
 //! A page no template matches joins its site's **learning round** and waits, parsed. A
 //! round ends when its site has had no page for `quiet` records (on inputs that keep a

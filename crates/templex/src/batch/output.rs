@@ -43,7 +43,8 @@ pub struct OutRecord {
     /// The declared language ([`crate::Metadata::language`]).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub language: Option<String>,
-    /// The content text.
+    /// The page's main content as text: what a reader came for (the page-level main
+    /// content, refined by the cluster's template and content evidence when one applied).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub text: Option<String>,
     /// The content as Markdown, when the run renders it ([`BatchConfig::markdown`]).
@@ -51,6 +52,11 @@ pub struct OutRecord {
     /// [`BatchConfig::markdown`]: super::BatchConfig::markdown
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub markdown: Option<String>,
+    /// The page minus its template, as text: everything the site does not repeat (the main
+    /// content, comments, related lists, teasers), when the run asks for it
+    /// ([`BatchConfig::rest`](super::BatchConfig::rest)) and a template applied.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub rest: Option<String>,
     /// Share of the page's visible words that the template holds (0 for page-level).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub template_share: Option<f64>,
@@ -211,6 +217,7 @@ mod tests {
             language: None,
             text: Some("t".into()),
             markdown: None,
+            rest: None,
             template_share: Some(0.0),
             fingerprint: None,
             error: None,

@@ -111,6 +111,25 @@ pub(crate) fn content_root(doc: &Document, config: &ContentConfig) -> Option<Nod
     container(doc, body, &agg, config).map(|c| c.root)
 }
 
+/// The content of a page found inside `root`, an element the caller knows holds it (a
+/// site's content slot): [`page_content`]'s pruning with `root` as the container.
+pub(crate) fn page_content_at(doc: &Document, config: &ContentConfig, root: NodeId) -> Content {
+    let title = page_title(doc);
+    let Some(body) = doc.body() else {
+        return Content {
+            root: None,
+            keep: vec![false; doc.len()],
+        };
+    };
+    let agg = Aggregates::measure(doc, body, config);
+    let mut keep = prune(doc, root, &[root], None, &agg, config, title.as_deref());
+    drop_orphan_headings(doc, root, &mut keep, &agg.words);
+    Content {
+        root: Some(root),
+        keep,
+    }
+}
+
 /// Detect the main content of a page, in phases: the text blocks are summed up the tree,
 /// the best candidate container is chosen, tightened to the deepest element that holds
 /// nearly all of it, widened by sibling containers with prose and grown to its `<article>`;

@@ -42,6 +42,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::Fingerprint;
+use crate::sitecontent::SiteContent;
 use crate::template::model::{DecodeError, LearnedModel, blob_to_u64s, u64s_to_blob};
 
 pub(crate) use crate::template::model::ReferencePage;
@@ -143,6 +144,8 @@ pub struct NewTemplate {
     pub core: Fingerprint,
     /// The model.
     pub model: LearnedModel,
+    /// What the cluster's pages show about their main content.
+    pub content: SiteContent,
 }
 
 /// A stored template.
@@ -164,6 +167,9 @@ pub struct StoredTemplate {
     pub core: Fingerprint,
     /// The model.
     pub model: LearnedModel,
+    /// What the cluster's pages show about their main content (empty for templates stored
+    /// before templex learned it).
+    pub content: SiteContent,
     /// Key of the batch run that learned it, if a run did.
     pub run: Option<String>,
 }
@@ -192,6 +198,10 @@ pub struct TemplateRow {
     pub params: String,
     /// The model's bulk.
     pub model: Vec<u8>,
+    /// What the cluster's pages show about their main content ([`SiteContent`] as JSON;
+    /// empty when unknown).
+    #[serde(default)]
+    pub content: String,
 }
 
 /// One line of `templex store list`.
@@ -245,8 +255,9 @@ impl std::fmt::Debug for TemplateStore {
 
 /// Insert a template row, unless the run (when one is given) has stored the cluster already.
 const INSERT_TEMPLATE: &str =
-    "INSERT INTO templates (site, cluster, method, version, pages, core, params, model, run, scheme)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
+    "INSERT INTO templates (site, cluster, method, version, pages, core, params, model, run, scheme,
+                            content)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
      WHERE ?9 IS NULL OR NOT EXISTS
          (SELECT 1 FROM templates WHERE site = ?1 AND cluster = ?2 AND run = ?9)";
 
@@ -269,8 +280,22 @@ fn insert_template(
         m.params,
         m.blob,
         run,
-        m.scheme
+        m.scheme,
+        content_to_json(&t.content)
     ])
+}
+
+/// A cluster's content evidence as the `content` column keeps it (`NULL` when empty).
+fn content_to_json(c: &SiteContent) -> Option<String> {
+    (!c.is_empty()).then(|| serde_json::to_string(c).unwrap_or_default())
+}
+
+/// The evidence a `content` column holds (empty when `NULL` or empty).
+fn content_from_json(json: Option<&str>) -> Result<SiteContent, String> {
+    match json {
+        None | Some("") => Ok(SiteContent::default()),
+        Some(j) => serde_json::from_str(j).map_err(|e| format!("content evidence: {e}")),
+    }
 }
 
 /// An SQL condition true of the rows whose model this templex reads.
@@ -442,6 +467,13 @@ impl TemplateStore {
                 "ALTER TABLE templates ADD COLUMN scheme INTEGER NOT NULL DEFAULT 1",
             )?;
         }
+        // Rows keep their cluster's content evidence; stores made before have none.
+        let has_content_column = conn
+            .prepare("SELECT 1 FROM pragma_table_info('templates') WHERE name = 'content'")?
+            .exists([])?;
+        if !has_content_column {
+            conn.execute_batch("ALTER TABLE templates ADD COLUMN content TEXT")?;
+        }
         // Runs remember the last template stored before them.
         let has_start_column = conn
             .prepare("SELECT 1 FROM pragma_table_info('runs') WHERE name = 'start_id'")?
@@ -471,7 +503,7 @@ impl TemplateStore {
     pub fn site_templates(&self, site: &str) -> Result<Vec<StoredTemplate>, StoreError> {
         self.query_templates(
             "SELECT id, site, cluster, method, version, created_at, pages, core, params, model, run,
-                    scheme
+                    scheme, content
              FROM templates
              WHERE site = ?1 AND version = (SELECT MAX(version) FROM templates WHERE site = ?1)
              ORDER BY cluster",
@@ -494,7 +526,7 @@ impl TemplateStore {
     ) -> Result<Vec<StoredTemplate>, StoreError> {
         self.query_templates(
             "SELECT id, site, cluster, method, version, created_at, pages, core, params, model, run,
-                    scheme
+                    scheme, content
              FROM templates
              WHERE site = ?1 AND (
                  (?3 AND id <= (SELECT COALESCE(MAX(start_id), 0) FROM runs WHERE key = ?2)
@@ -527,6 +559,7 @@ impl TemplateStore {
                 r.get::<_, Vec<u8>>(9)?,
                 r.get::<_, Option<String>>(10)?,
                 r.get::<_, i64>(11)?,
+                r.get::<_, Option<String>>(12)?,
             ))
         })?;
         let mut out = Vec::new();
@@ -544,6 +577,7 @@ impl TemplateStore {
                 model,
                 run,
                 scheme,
+                content,
             ) = row?;
             let corrupt = |why: String| StoreError::Corrupt {
                 site: site.clone(),
@@ -567,6 +601,7 @@ impl TemplateStore {
                 }
                 Err(DecodeError::Corrupt(why)) => return Err(corrupt(why)),
             };
+            let content = content_from_json(content.as_deref()).map_err(corrupt)?;
             out.push(StoredTemplate {
                 id,
                 site: site.clone(),
@@ -576,6 +611,7 @@ impl TemplateStore {
                 pages: pages as usize,
                 core: Fingerprint(core),
                 model,
+                content,
                 run,
             });
         }
@@ -586,7 +622,7 @@ impl TemplateStore {
     /// ordered by site and cluster.
     pub fn export(&self, site: Option<&str>) -> Result<Vec<TemplateRow>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT site, cluster, method, scheme, pages, core, params, model FROM templates t
+            "SELECT site, cluster, method, scheme, pages, core, params, model, content FROM templates t
              WHERE (?1 IS NULL OR site = ?1)
                AND version = (SELECT MAX(version) FROM templates WHERE site = t.site)
              ORDER BY site, cluster",
@@ -602,6 +638,7 @@ impl TemplateStore {
                 core: r.get(5)?,
                 params: r.get(6)?,
                 model: r.get(7)?,
+                content: r.get::<_, Option<String>>(8)?.unwrap_or_default(),
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -629,6 +666,7 @@ impl TemplateStore {
             let core = blob_to_u64s(&row.core).map_err(bad)?;
             let model = LearnedModel::decode(&row.method, row.scheme, &row.params, &row.model)
                 .map_err(|e| bad(e.to_string()))?;
+            let content = content_from_json(Some(&row.content)).map_err(bad)?;
             let site_rows = by_site.entry(&row.site).or_default();
             if site_rows.iter().any(|t| t.cluster == row.cluster) {
                 return Err(bad("the rows hold this cluster twice".into()));
@@ -639,6 +677,7 @@ impl TemplateStore {
                 pages: usize::try_from(row.pages).unwrap_or(usize::MAX),
                 core: Fingerprint(core),
                 model,
+                content,
             });
         }
         let tx = self.conn.transaction()?;

@@ -15,6 +15,11 @@ fn tpl(site: &str, cluster: u32, hashes: Vec<u64>) -> NewTemplate {
             cover: 0.85,
             hashes,
         }),
+        content: SiteContent {
+            pages: 10,
+            recurring: vec![cluster.into(), 42],
+            slot: Some(7),
+        },
     }
 }
 

@@ -14,6 +14,7 @@ use super::vote::vote_with;
 use super::{Method, TemplateConfig, TemplateResult, Timings};
 use crate::cluster::{ClusterConfig, Fingerprint};
 use crate::dom::{Document, deadline};
+use crate::extract::ContentConfig;
 use crate::extract::page_title;
 use crate::mapping::{MapIndex, Mapping, etdm};
 use crate::siblings::cs::{
@@ -176,6 +177,10 @@ pub(super) fn mapping_template(
         notes.extend(note);
         template
     };
+    let site_content = crate::sitecontent::learn_from_docs(
+        std::iter::once(&doc).chain(used.iter().map(|p| &p.doc)),
+        &ContentConfig::default(),
+    );
     let mapping = t2.elapsed();
     TemplateResult {
         fallback: method != config.method,
@@ -195,6 +200,7 @@ pub(super) fn mapping_template(
             total: Duration::ZERO,
         },
         notes,
+        site_content,
         doc,
     }
 }

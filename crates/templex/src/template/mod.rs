@@ -36,11 +36,12 @@ use serde::Serialize;
 use url::Url;
 
 use crate::dom::{Document, NodeId};
-use crate::extract::ContentConfig;
+use crate::extract::{Content, ContentConfig};
 use crate::mapping::Equality;
 use crate::page::{ContentTimings, PageContent, page_level_content};
 use crate::pagelevel::{Model, PageLevelConfig, Segment, SiteLevelConfig};
 use crate::siblings::cs::{CsConfig, LinkOrder, SiblingRule, StopReason};
+use crate::sitecontent::SiteContent;
 use crate::source::{LoadError, LoadStats, PageSource};
 use crate::tablechunk::TableChunkConfig;
 
@@ -273,6 +274,10 @@ pub struct TemplateResult {
     pub timings: Timings,
     /// Human-readable notes (e.g. why no template could be found).
     pub notes: Vec<String>,
+    /// What the key page and the pages compared with it (siblings or the site's sample) show
+    /// about their main content: it refines the key page's content
+    /// ([`content_mask`](Self::content_mask)).
+    pub site_content: SiteContent,
 }
 
 impl TemplateResult {
@@ -286,35 +291,46 @@ impl TemplateResult {
         self.doc.elements().filter(|e| self.template[e.index()])
     }
 
-    /// The key page's content as a keep mask, and the method behind it: what the template
-    /// does not claim when the site gave evidence (siblings or a page sample); otherwise the
-    /// page-level main-content extractor's choice ([`Method::MainContent`]), which beats a
-    /// page-level template guess at finding the content.
+    /// The key page's main content as a keep mask, and the method behind it: the page-level
+    /// main content, refined by what the site's pages show ([`SiteContent`]: the slot where
+    /// they hold their content, the text they repeat) when the site gave evidence (siblings
+    /// or a page sample); otherwise the page-level main content alone
+    /// ([`Method::MainContent`]). Never the page minus its template: that is
+    /// [`rest_mask`](Self::rest_mask).
     pub fn content_mask(&self, config: &ContentConfig) -> (Vec<bool>, Method) {
+        let (content, method) = self.main_content(config);
+        (content.keep, method)
+    }
+
+    /// [`content_mask`](Self::content_mask) with the content's root.
+    fn main_content(&self, config: &ContentConfig) -> (Content, Method) {
         let site_evidence = match self.method {
             Method::TemEx | Method::HybEx => !self.cs_pages.is_empty(),
             Method::SiteLevel | Method::TableChunk => self.template.iter().any(|t| *t),
-            Method::PageLevel => !self.fallback,
-            Method::MainContent => false,
+            Method::PageLevel | Method::MainContent => false,
         };
+        let url = Some(&self.key_url);
+        let content = page_level_content(&self.doc, url, config);
         if !site_evidence {
-            let url = Some(&self.key_url);
-            return (
-                page_level_content(&self.doc, url, config).keep,
-                Method::MainContent,
-            );
+            return (content, Method::MainContent);
         }
-        (
-            crate::extract::non_template_mask(&self.doc, &self.template),
-            self.method,
-        )
+        let refined = crate::sitecontent::refine(&self.doc, content, &self.site_content, config);
+        (refined, self.method)
     }
 
-    /// The key page's content (see [`content_mask`](Self::content_mask)), rendered from
-    /// `<body>`, with the key page's URL and this extraction's timings.
+    /// The key page minus its template, as a keep mask: everything the site does not repeat
+    /// (the main content, comments, related lists, teasers, per-section menus) — the
+    /// papers' notion of content, which the gold standard's content regions score.
+    pub fn rest_mask(&self) -> Vec<bool> {
+        crate::extract::non_template_mask(&self.doc, &self.template)
+    }
+
+    /// The key page's content (see [`content_mask`](Self::content_mask)), with the key
+    /// page's URL and this extraction's timings.
     pub fn content(&self, config: &ContentConfig) -> PageContent {
-        let (keep, method) = self.content_mask(config);
-        let root = self.doc.body().unwrap_or(NodeId::ROOT);
+        let (content, method) = self.main_content(config);
+        let keep = content.keep;
+        let root = content.root.or(self.doc.body()).unwrap_or(NodeId::ROOT);
         let timings = ContentTimings {
             parse: self.timings.key_page,
             extract: self.timings.total.saturating_sub(self.timings.key_page),
@@ -427,6 +443,7 @@ pub(super) fn lone_result(
             ..Timings::default()
         },
         notes: Vec::new(),
+        site_content: SiteContent::default(),
     }
 }
 

@@ -7,6 +7,7 @@ use url::Url;
 
 use super::{Method, TemplateConfig, TemplateResult, lone_result};
 use crate::dom::Document;
+use crate::extract::ContentConfig;
 use crate::pagelevel::SiteLevel;
 use crate::source::PageSource;
 
@@ -36,7 +37,12 @@ fn sample_template(
     let siblings = t.elapsed();
     let t2 = Instant::now();
     let (template, learn_note) = learn(&doc, &sample);
+    let site_content = crate::sitecontent::learn_from_docs(
+        std::iter::once(&doc).chain(&sample),
+        &ContentConfig::default(),
+    );
     let mut result = lone_result(method, key_url, doc, template, key_page);
+    result.site_content = site_content;
     result.timings.siblings = siblings;
     result.timings.mapping = t2.elapsed();
     result.notes.extend(note);
