@@ -491,7 +491,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="split sites with more records into shards of about this many (0: never)",
     )
     p.add_argument("--markdown", action="store_true", help="write a markdown column too")
-    p.add_argument("--rest", action="store_true", help="write the page minus its template too (rest column)")
+    p.add_argument(
+        "--rest", action="store_true", help="write the page minus its template too (rest column)"
+    )
     p.add_argument("--templates-out", help="write the learned templates here (Parquet)")
     p.add_argument("--templates-in", help="reuse the templates an earlier run wrote")
     p.add_argument("--threads-per-task", type=int, default=1, help="templex threads per Spark task")

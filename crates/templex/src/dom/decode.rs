@@ -2,9 +2,12 @@
 //! then a statistical detector (chardetng).
 //!
 //! Declarations on the web are often wrong, so a declared encoding is checked against the
-//! bytes: UTF-8 declared over bytes that are not UTF-8 falls through to the detector, and a
-//! legacy single-byte encoding declared over bytes that are valid multi-byte UTF-8 is taken
-//! as UTF-8 (valid UTF-8 sequences almost never occur by chance in legacy text).
+//! bytes: UTF-8 declared over bytes that are not UTF-8 falls through to the detector, and any
+//! legacy encoding (windows-125x, GB2312/GBK, Big5, Shift_JIS, EUC-KR…) declared over bytes
+//! that are valid multi-byte UTF-8 is taken as UTF-8: valid UTF-8 sequences almost never
+//! occur by chance in legacy text, single-byte or multi-byte (a GBK or Shift_JIS lead byte is
+//! followed by bytes UTF-8 does not allow there), while CMS templates that declare `gb2312`
+//! over UTF-8 output are common.
 
 use std::borrow::Cow;
 
@@ -66,7 +69,7 @@ pub fn decode<'a>(bytes: &'a [u8], transport_charset: Option<&str>) -> Decoded<'
                 };
             }
             // Declared UTF-8, but it is not: the detector knows better.
-        } else if enc.is_single_byte() && has_multibyte_utf8(bytes) {
+        } else if has_multibyte_utf8(bytes) {
             return Decoded {
                 text: Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default()),
                 encoding: UTF_8,

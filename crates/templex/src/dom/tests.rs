@@ -327,6 +327,43 @@ fn wrong_meta_charset() {
     assert_eq!(doc.text_content(p), "Grüße aus Köln, café crème brûlée");
 }
 
+/// A multi-byte legacy charset declared over UTF-8 bytes (a CMS template's `gb2312` over
+/// UTF-8 output) is UTF-8; the same charset over its own bytes stays.
+#[test]
+fn legacy_multibyte_charset_declared_over_utf8() {
+    for charset in [
+        "gb2312",
+        "gbk",
+        "gb18030",
+        "big5",
+        "shift_jis",
+        "euc-kr",
+        "euc-jp",
+    ] {
+        let html = format!(
+            "<html><head><meta http-equiv=Content-Type content='text/html; charset={charset}'>\
+             </head><body><p>中国新闻网：经济形势分析。東京の天気。서울 뉴스.</p></body></html>"
+        );
+        for transport in [None, Some(charset)] {
+            let doc = parse_bytes(html.as_bytes(), transport);
+            let p = doc.find_element(&local_name!("p")).unwrap();
+            assert_eq!(
+                doc.text_content(p),
+                "中国新闻网：经济形势分析。東京の天気。서울 뉴스.",
+                "{charset} ({transport:?})"
+            );
+        }
+    }
+    let (gbk, _, _) = encoding_rs::GBK
+        .encode("<meta charset=gb2312><p>中国新闻网：经济形势分析，今年第三季度增长。</p>");
+    let doc = parse_bytes(&gbk, None);
+    let p = doc.find_element(&local_name!("p")).unwrap();
+    assert_eq!(
+        doc.text_content(p),
+        "中国新闻网：经济形势分析，今年第三季度增长。"
+    );
+}
+
 #[test]
 fn windows_1252_and_shift_jis() {
     let doc = parse_bytes(b"<p>\x93Smart quotes\x94 \x96 and the euro \x80</p>", None);
