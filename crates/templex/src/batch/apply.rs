@@ -11,7 +11,7 @@ use crate::cluster::Fingerprint;
 use crate::dom::{Document, NodeId, PageError, ParseMode, parse_page};
 use crate::extract::{content_markdown, content_text, non_template_mask, page_metadata};
 use crate::method::Method;
-use crate::page::page_level_content_of_text;
+use crate::page::{page_level_content_of_text, page_level_content_with_template};
 use crate::sitecontent::{SiteContent, refine};
 use crate::template::model::{Applier, LearnedModel, ModelPage};
 
@@ -184,13 +184,13 @@ fn extract_one(
     // The page-level main content, refined by what the cluster shows when the page has one:
     // the page minus its template keeps related lists, teasers and section menus.
     let url = rec.url.as_ref();
-    let content = page_level_content_of_text(doc, url, &config.content, || lean(config, rec));
     let (content, method, cluster, share, rest) = match template {
         Some((c, template)) => {
             let rest = config.rest.then(|| {
                 let keep = non_template_mask(doc, &template);
                 content_text(doc, body, &|id: NodeId| keep[id.index()])
             });
+            let content = page_level_content_with_template(doc, &config.content, &template);
             (
                 refine(doc, content, &c.content, &config.content),
                 c.model.method(),
@@ -199,7 +199,11 @@ fn extract_one(
                 rest,
             )
         }
-        None => (content, Method::MainContent, None, 0.0, None),
+        None => {
+            let content =
+                page_level_content_of_text(doc, url, &config.content, || lean(config, rec));
+            (content, Method::MainContent, None, 0.0, None)
+        }
     };
     let root = content.root.unwrap_or(body);
     let keep = |id: NodeId| content.is_content(id);

@@ -53,10 +53,8 @@ pub(super) fn prune(
     let mut keep = vec![false; doc.len()];
     // The structural filters (link clusters, teasers, boilerplate names, forms) may not
     // empty the content: when they would, the container is all the page has — a link-heavy
-    // post, a page of dialogs — and only the sure filters apply. Nor may those: a page whose
-    // only text is a short line ("Hello world", a notice, a heading and a line) keeps it.
+    // post, a page of dialogs — and only the sure filters apply.
     let mut structural = true;
-    let mut sure = true;
     loop {
         for id in doc.subtree(root).map(NodeId) {
             if deadline::due(id.index()) {
@@ -76,39 +74,31 @@ pub(super) fn prune(
             }
             // Inline captions and credits (`<span class="caption">` inside a paragraph) have
             // no block of their own: they go by their name alone.
-            let inline_caption = sure
-                && config.drop_captions
-                && agg.words[i] == 0
-                && id != root
-                && is_caption(doc, id);
+            let inline_caption =
+                config.drop_captions && agg.words[i] == 0 && id != root && is_caption(doc, id);
             let drop = inline_caption
                 || (!is_part(id)
                     && id != root
                     && doc.element(id).is_some()
                     && agg.words[i] > 0
                     && ((structural && is_noise(id))
-                        || (sure
-                            && ((config.drop_labels
-                                && (is_label(doc, id, agg.words[i], agg.punct[i])
-                                    || (!quoted[i] && is_dateline(doc, id, agg.words[i]))))
-                                || (config.drop_captions
-                                    && (is_caption(doc, id)
-                                        || is_beside_image(doc, id, &agg.words, &agg.media)))
-                                || is_headline(id)))));
+                        || (config.drop_labels
+                            && (is_label(doc, id, agg.words[i], agg.punct[i])
+                                || (!quoted[i] && is_dateline(doc, id, agg.words[i]))))
+                        || (config.drop_captions
+                            && (is_caption(doc, id)
+                                || is_beside_image(doc, id, &agg.words, &agg.media)))
+                        || is_headline(id)));
             keep[i] = !drop
                 && !matches!(
                     doc.node(id).data,
                     NodeData::Comment(_) | NodeData::ProcessingInstruction(_)
                 );
         }
-        if !sure || agg.words[root.index()] == 0 || has_kept_text(doc, root, &keep) {
+        if !structural || agg.words[root.index()] == 0 || has_kept_text(doc, root, &keep) {
             break;
         }
-        if structural {
-            structural = false;
-        } else {
-            sure = false;
-        }
+        structural = false;
         keep.iter_mut().for_each(|k| *k = false);
     }
     keep
@@ -405,12 +395,11 @@ pub(super) fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: 
             .any(|c| c != id && (media[c.index()] || doc.tag(c).is_some_and(is_media)))
 }
 
-/// Whether any visible text under `root` is kept outside headings.
+/// Whether any visible text under `root` is kept.
 pub(super) fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool {
     let mut walk = doc.visible(root);
     while let Some(id) = walk.next() {
-        // A heading alone is no content: orphan headings go ([`drop_orphan_headings`]).
-        if !keep[id.index()] || (id != root && doc.tag(id).is_some_and(is_heading)) {
+        if !keep[id.index()] {
             walk.skip_subtree(id);
         } else if doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
             return true;

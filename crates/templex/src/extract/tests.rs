@@ -1051,28 +1051,3 @@ fn dialogs_are_not_content() {
     let text = content_text(&doc, doc.body().unwrap(), &|id| spread.is_content(id));
     assert_has(&text, &["cycle lanes"], &["seeing this ad", "newsletter"]);
 }
-
-/// A page whose content is short still gets it: a lone paragraph, a short notice, a heading
-/// with a line under it (the filters for labels and datelines may not empty the content).
-#[test]
-fn short_pages_keep_their_text() {
-    for (html, want) in [
-        ("<p>Hello world</p>", "Hello world"),
-        ("<div><p>Hello world</p></div>", "Hello world"),
-        ("<p>Short notice: closed</p>", "Short notice: closed"),
-        (
-            "<html><head><title>x</title></head><body><h1>Closed</h1><p>See you Monday</p></body></html>",
-            "Closed\nSee you Monday",
-        ),
-        (
-            "<body><nav><a href=/>Home</a> <a href=/a>About</a></nav><p>Back soon</p></body>",
-            "Back soon",
-        ),
-    ] {
-        let doc = parse_str(html);
-        let c = page_content(&doc, &ContentConfig::default());
-        let root = c.root.unwrap_or(crate::NodeId::ROOT);
-        let text = crate::extract::content_text(&doc, root, &|id| c.is_content(id));
-        assert_eq!(text, want, "{html}");
-    }
-}

@@ -206,6 +206,18 @@ pub(crate) fn page_level_content_of_text(
     })
 }
 
+/// [`page_level_content`] of a page whose site gave its template: the template is the chrome
+/// of the spread view, in place of the page-level detectors' guess (what the site repeats
+/// is known, and the detectors, a second parse of a page parsed for its text, cost more
+/// than the rest of the page's content together).
+pub(crate) fn page_level_content_with_template(
+    doc: &Document,
+    config: &ContentConfig,
+    template: &[bool],
+) -> Content {
+    choose_view(doc, config, |_| template.to_vec())
+}
+
 /// What is chrome on `doc`, whose container under `config` is `container`: what both
 /// page-level detectors call template — PAGELEVEL, trained on what recurs across a site's
 /// pages (it keeps a thread's comment-named posts), and the content model, trained on what

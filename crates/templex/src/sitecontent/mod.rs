@@ -37,8 +37,9 @@ pub(crate) const RECURRING_SHARE: f64 = 0.5;
 /// container there.
 pub(crate) const SLOT_SHARE: f64 = 0.5;
 
-/// Fewer sampled pages than this tell nothing about a cluster (two pages of one story
-/// share paragraphs; one page is not a majority of anything).
+/// Fewer sampled pages than this tell nothing about a cluster, and a run or a slot needs at
+/// least this many of them (two pages of one site share a story's paragraphs: an index page
+/// and the news it lists).
 pub(crate) const MIN_PAGES: usize = 3;
 
 /// What one sampled page tells of its cluster's content: its text runs and where its
@@ -102,7 +103,9 @@ impl SiteContent {
                 ..SiteContent::default()
             };
         }
-        let least = |share: f64| ((share * n as f64).ceil() as u32).max(2);
+        // Two pages of a few share a story's paragraphs (an index page and the latest news):
+        // evidence takes at least MIN_PAGES of them.
+        let least = |share: f64| ((share * n as f64).ceil() as u32).max(MIN_PAGES as u32);
         let mut recurring: Vec<u64> = runs
             .into_iter()
             .filter(|(_, c)| *c >= least(RECURRING_SHARE))
@@ -173,13 +176,26 @@ pub(crate) fn refine(
         .iter()
         .rposition(|r| !site.recurs(r.hash))
         .map_or(0, |i| i + 1);
-    for run in runs[..first].iter().chain(&runs[last.max(first)..]) {
+    let edges = || runs[..first].iter().chain(&runs[last.max(first)..]);
+    let dropped: u32 = edges().map(|r| r.words).sum();
+    let total: u32 = runs.iter().map(|r| r.words).sum();
+    // Content that is mostly what the compared pages show too is what they share (listings
+    // of the same posts), not their boilerplate.
+    if f64::from(dropped) > MAX_RECURRING_SHARE * f64::from(total) {
+        return content;
+    }
+    for run in edges() {
         for t in &run.texts {
             content.keep[t.index()] = false;
         }
     }
     content
 }
+
+/// The largest share of the content's words that recurring runs at its edges may take:
+/// beyond it the content is what the compared pages share (an index page and the listings
+/// a key page was compared with show the same teasers), and it stays whole.
+pub(crate) const MAX_RECURRING_SHARE: f64 = 0.5;
 
 /// The content looked at again in the cluster's slot when the page's container is not
 /// there:

@@ -38,7 +38,9 @@ use url::Url;
 use crate::dom::{Document, NodeId};
 use crate::extract::{Content, ContentConfig};
 use crate::mapping::Equality;
-use crate::page::{ContentTimings, PageContent, page_level_content};
+use crate::page::{
+    ContentTimings, PageContent, page_level_content, page_level_content_with_template,
+};
 use crate::pagelevel::{Model, PageLevelConfig, Segment, SiteLevelConfig};
 use crate::siblings::cs::{CsConfig, LinkOrder, SiblingRule, StopReason};
 use crate::sitecontent::SiteContent;
@@ -309,11 +311,14 @@ impl TemplateResult {
             Method::SiteLevel | Method::TableChunk => self.template.iter().any(|t| *t),
             Method::PageLevel | Method::MainContent => false,
         };
-        let url = Some(&self.key_url);
-        let content = page_level_content(&self.doc, url, config);
         if !site_evidence {
-            return (content, Method::MainContent);
+            let url = Some(&self.key_url);
+            return (
+                page_level_content(&self.doc, url, config),
+                Method::MainContent,
+            );
         }
+        let content = page_level_content_with_template(&self.doc, config, &self.template);
         let refined = crate::sitecontent::refine(&self.doc, content, &self.site_content, config);
         (refined, self.method)
     }
