@@ -53,7 +53,8 @@ use aggregates::Aggregates;
 use container::{
     choose, grow_to_article, grow_to_main, is_listing, lift_records, records, tighten, widen,
 };
-use prune::{drop_orphan_headings, prune};
+pub(crate) use prune::has_kept_text;
+use prune::{drop_orphan_headings, prune, prune_with};
 
 use crate::dom::{Document, NodeId, deadline};
 
@@ -128,6 +129,35 @@ pub(crate) fn page_content_at(doc: &Document, config: &ContentConfig, root: Node
         root: Some(root),
         keep,
     }
+}
+
+/// The content of a page whose main content came out empty although the page shows text:
+/// the container's text without the filters that read short text as boilerplate (labels,
+/// datelines, captions, the headline). A page whose only text is short — a lone paragraph,
+/// a notice, a heading and a line — keeps it. `None` when the page has no such text either.
+///
+/// Only outputs take it: the page-level features and HybEx's region read [`page_content`],
+/// on which the shipped models were trained.
+pub(crate) fn short_page_content(doc: &Document, config: &ContentConfig) -> Option<Content> {
+    let body = doc.body()?;
+    let agg = Aggregates::measure(doc, body, config);
+    let Container { root, .. } = container(doc, body, &agg, config)?;
+    let title = page_title(doc);
+    let mut keep = prune_with(
+        doc,
+        root,
+        &[root],
+        None,
+        &agg,
+        config,
+        title.as_deref(),
+        false,
+    );
+    drop_orphan_headings(doc, root, &mut keep, &agg.words);
+    has_kept_text(doc, root, &keep).then_some(Content {
+        root: Some(root),
+        keep,
+    })
 }
 
 /// Detect the main content of a page, in phases: the text blocks are summed up the tree,

@@ -21,6 +21,23 @@ pub(super) fn prune(
     config: &ContentConfig,
     title: Option<&str>,
 ) -> Vec<bool> {
+    prune_with(doc, root, parts, records, agg, config, title, true)
+}
+
+/// [`prune`], with `sure` false: without the filters of labels, datelines, captions and
+/// the headline either (the last resort of a page whose only text is short,
+/// [`short_page_content`](super::short_page_content)).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn prune_with(
+    doc: &Document,
+    root: NodeId,
+    parts: &[NodeId],
+    records: Option<NodeId>,
+    agg: &Aggregates,
+    config: &ContentConfig,
+    title: Option<&str>,
+    sure: bool,
+) -> Vec<bool> {
     let is_headline = headline(doc, title, config);
     let mut cards = teasers(doc, root, agg);
     // On a listing page the records are the content: their links and cards stay.
@@ -54,7 +71,7 @@ pub(super) fn prune(
     // The structural filters (link clusters, teasers, boilerplate names, forms) may not
     // empty the content: when they would, the container is all the page has — a link-heavy
     // post, a page of dialogs — and only the sure filters apply.
-    let mut structural = true;
+    let mut structural = sure;
     loop {
         for id in doc.subtree(root).map(NodeId) {
             if deadline::due(id.index()) {
@@ -74,21 +91,25 @@ pub(super) fn prune(
             }
             // Inline captions and credits (`<span class="caption">` inside a paragraph) have
             // no block of their own: they go by their name alone.
-            let inline_caption =
-                config.drop_captions && agg.words[i] == 0 && id != root && is_caption(doc, id);
+            let inline_caption = sure
+                && config.drop_captions
+                && agg.words[i] == 0
+                && id != root
+                && is_caption(doc, id);
             let drop = inline_caption
                 || (!is_part(id)
                     && id != root
                     && doc.element(id).is_some()
                     && agg.words[i] > 0
                     && ((structural && is_noise(id))
-                        || (config.drop_labels
-                            && (is_label(doc, id, agg.words[i], agg.punct[i])
-                                || (!quoted[i] && is_dateline(doc, id, agg.words[i]))))
-                        || (config.drop_captions
-                            && (is_caption(doc, id)
-                                || is_beside_image(doc, id, &agg.words, &agg.media)))
-                        || is_headline(id)));
+                        || (sure
+                            && ((config.drop_labels
+                                && (is_label(doc, id, agg.words[i], agg.punct[i])
+                                    || (!quoted[i] && is_dateline(doc, id, agg.words[i]))))
+                                || (config.drop_captions
+                                    && (is_caption(doc, id)
+                                        || is_beside_image(doc, id, &agg.words, &agg.media)))
+                                || is_headline(id)))));
             keep[i] = !drop
                 && !matches!(
                     doc.node(id).data,
@@ -395,11 +416,12 @@ pub(super) fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: 
             .any(|c| c != id && (media[c.index()] || doc.tag(c).is_some_and(is_media)))
 }
 
-/// Whether any visible text under `root` is kept.
-pub(super) fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool {
+/// Whether any visible text under `root` is kept (a kept node's text under kept elements).
+pub(crate) fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool {
     let mut walk = doc.visible(root);
     while let Some(id) = walk.next() {
-        if !keep[id.index()] {
+        // The root is walked into whatever its own mark: views mark it or not.
+        if !keep[id.index()] && id != root {
             walk.skip_subtree(id);
         } else if doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
             return true;

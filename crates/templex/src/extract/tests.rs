@@ -1051,3 +1051,35 @@ fn dialogs_are_not_content() {
     let text = content_text(&doc, doc.body().unwrap(), &|id| spread.is_content(id));
     assert_has(&text, &["cycle lanes"], &["seeing this ad", "newsletter"]);
 }
+
+/// A page whose content is short still gets it: a lone paragraph, a short notice, a heading
+/// with a line under it (the filters of labels and datelines may not empty the content).
+#[test]
+fn short_pages_keep_their_text() {
+    for (html, want) in [
+        ("<p>Hello world</p>", "Hello world"),
+        ("<div><p>Hello world</p></div>", "Hello world"),
+        ("<p>Short notice: closed</p>", "Short notice: closed"),
+        (
+            "<html><head><title>x</title></head><body><h1>Closed</h1><p>See you Monday</p></body></html>",
+            "Closed\nSee you Monday",
+        ),
+        (
+            "<body><nav><a href=/>Home</a> <a href=/a>About</a></nav><p>Back soon</p></body>",
+            "Back soon",
+        ),
+    ] {
+        let doc = parse_str(html);
+        let c = crate::page::page_level_content(&doc, None, &ContentConfig::default());
+        let root = c.root.unwrap_or(crate::NodeId::ROOT);
+        let text = content_text(&doc, root, &|id| c.is_content(id));
+        assert_eq!(text, want, "{html}");
+    }
+    // A page without text stays without content.
+    let doc = parse_str("<body><img src=a.png></body>");
+    let c = crate::page::page_level_content(&doc, None, &ContentConfig::default());
+    assert!(
+        !c.keep.iter().any(|k| *k)
+            || content_text(&doc, c.root.unwrap(), &|id| c.is_content(id)).is_empty()
+    );
+}

@@ -9,8 +9,8 @@ use url::Url;
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse_page};
 use crate::extract::{
     Block, Content, ContentConfig, Metadata, Rest, content_html, content_markdown, content_text,
-    declares_article, drop_repeated_quotes, kept_words, page_content_and_blocks, page_metadata,
-    spread_content, url_date,
+    declares_article, drop_repeated_quotes, has_kept_text, kept_words, page_content_and_blocks,
+    page_metadata, short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::node_features_with;
@@ -301,6 +301,15 @@ fn choose_view(
     let mut content = pick_view(doc, config, chrome);
     if let Some(root) = content.root.filter(|_| !deadline::passed()) {
         drop_repeated_quotes(doc, root, &mut content.keep);
+    }
+    let empty = || {
+        let root = content.root.unwrap_or(NodeId::ROOT);
+        !has_kept_text(doc, root, &content.keep)
+    };
+    if !deadline::passed() && empty() {
+        if let Some(short) = short_page_content(doc, config) {
+            return short;
+        }
     }
     content
 }
