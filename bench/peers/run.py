@@ -233,12 +233,13 @@ def aeb_bootstrap(tpfpfn, n_boot, seed=0):
 _WORD_RE = re.compile(r"\w+")
 
 
-def wcxb_prf(gold, pred):
-    """WCXB's page score: lower-cased `\\w+` token multisets, precision = |pred & gold| / |pred|,
-    recall = |pred & gold| / |gold|, F1 from those. An empty gold scores 1 only for an empty
-    prediction; an empty prediction of a non-empty gold scores 0."""
-    g = Counter(_WORD_RE.findall((gold or "").lower()))
-    p = Counter(_WORD_RE.findall((pred or "").lower()))
+def token_prf(gold, pred, pattern):
+    """WCXB's page score over the lower-cased tokens `pattern` finds: precision =
+    |pred & gold| / |pred|, recall = |pred & gold| / |gold| over token multisets, F1 from
+    those. An empty gold scores 1 only for an empty prediction; an empty prediction of a
+    non-empty gold scores 0."""
+    g = Counter(pattern.findall((gold or "").lower()))
+    p = Counter(pattern.findall((pred or "").lower()))
     if not g:
         return (1.0, 1.0, 1.0) if not p else (0.0, 0.0, 0.0)
     if not p:
@@ -246,6 +247,11 @@ def wcxb_prf(gold, pred):
     common = sum((g & p).values())
     prec, rec = common / sum(p.values()), common / sum(g.values())
     return (prec, rec, 2 * prec * rec / (prec + rec) if prec + rec else 0.0)
+
+
+def wcxb_prf(gold, pred):
+    """WCXB's page score: `\\w+` tokens (see token_prf)."""
+    return token_prf(gold, pred, _WORD_RE)
 
 
 # DAnIEL: every Han, kana or hangul character is a token of its own (`\w+` would make a
@@ -255,16 +261,8 @@ _DANIEL_RE = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+")
 
 
 def daniel_prf(gold, pred):
-    """WCXB's page score (see wcxb_prf) over DAnIEL's tokens."""
-    g = Counter(_DANIEL_RE.findall((gold or "").lower()))
-    p = Counter(_DANIEL_RE.findall((pred or "").lower()))
-    if not g:
-        return (1.0, 1.0, 1.0) if not p else (0.0, 0.0, 0.0)
-    if not p:
-        return (0.0, 0.0, 0.0)
-    common = sum((g & p).values())
-    prec, rec = common / sum(p.values()), common / sum(g.values())
-    return (prec, rec, 2 * prec * rec / (prec + rec) if prec + rec else 0.0)
+    """WCXB's page score (see token_prf) over DAnIEL's tokens."""
+    return token_prf(gold, pred, _DANIEL_RE)
 
 
 def wcxb_scores(per, types):

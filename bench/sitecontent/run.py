@@ -27,7 +27,6 @@ import argparse
 import gzip
 import json
 import logging
-import re
 import statistics
 import subprocess
 import sys
@@ -41,31 +40,11 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO / "bench" / "peers"))
 
+from run import daniel_prf as prf  # noqa: E402
 from run import data_dir, decode_html, make_peer, templex_bin  # noqa: E402
 
 METHODS = ["tablechunk", "hybex", "sitelevel"]
 PEERS = ["readability", "trafilatura", "boilerpy3", "rs-trafilatura", "resiliparse", "chromerag"]
-
-# One token per Han, kana or hangul character; `\w+` runs otherwise.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_TOKEN = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+")
-
-
-def tokens(text: str) -> Counter:
-    return Counter(_TOKEN.findall((text or "").lower()))
-
-
-def prf(gold: str, pred: str) -> tuple[float, float, float]:
-    """WCXB's page score over DAnIEL's tokens."""
-    g, p = tokens(gold), tokens(pred)
-    if not g:
-        return (1.0, 1.0, 1.0) if not p else (0.0, 0.0, 0.0)
-    if not p:
-        return (0.0, 0.0, 0.0)
-    common = sum((g & p).values())
-    prec, rec = common / sum(p.values()), common / sum(g.values())
-    return prec, rec, (2 * prec * rec / (prec + rec) if prec + rec else 0.0)
-
 
 def log(msg: str) -> None:
     print(f"[sitecontent] {msg}", file=sys.stderr, flush=True)

@@ -12,7 +12,7 @@
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, Element, NodeId};
 use crate::stable_hash::{Encoder, hash_set};
 
 /// How deep below `<body>` fingerprints look: the layout lives in the top levels; deeper
@@ -46,13 +46,7 @@ impl Fingerprint {
             }
             if let Some(e) = doc.element(id) {
                 let parent = doc.parent(id).map_or(0, |p| path[p.index()]);
-                path[id.index()] = enc
-                    .start()
-                    .u64(parent)
-                    .u64(hash_set(e.classes().filter(|c| !has_digit(c))))
-                    .str(&e.name.local)
-                    .last_str(e.id().filter(|v| !has_digit(v)).unwrap_or(""))
-                    .finish();
+                path[id.index()] = label_path(&mut enc, parent, e);
                 out.push(path[id.index()]);
             }
             i += 1;
@@ -92,6 +86,19 @@ impl Fingerprint {
         }
         common as f64 / (a.len() + b.len() - common) as f64
     }
+}
+
+/// The stable hash of the label path of element `e` whose parent's label path hashes to
+/// `parent` (0 for a child of `<body>`): its tag, and its id and classes without digits, so
+/// that `postid-123` or `menu-item-45` do not make every page unique. Template fingerprints
+/// are sets of these; content slots ([`crate::sitecontent`]) are one of them.
+pub(crate) fn label_path(enc: &mut Encoder, parent: u64, e: &Element) -> u64 {
+    enc.start()
+        .u64(parent)
+        .u64(hash_set(e.classes().filter(|c| !has_digit(c))))
+        .str(&e.name.local)
+        .last_str(e.id().filter(|v| !has_digit(v)).unwrap_or(""))
+        .finish()
 }
 
 fn has_digit(s: &str) -> bool {

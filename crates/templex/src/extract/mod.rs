@@ -54,7 +54,7 @@ use container::{
     choose, grow_to_article, grow_to_main, is_listing, lift_records, records, tighten, widen,
 };
 pub(crate) use prune::has_kept_text;
-use prune::{drop_orphan_headings, prune, prune_with};
+use prune::{drop_orphan_headings, prune};
 
 use crate::dom::{Document, NodeId, deadline};
 
@@ -123,7 +123,16 @@ pub(crate) fn page_content_at(doc: &Document, config: &ContentConfig, root: Node
         };
     };
     let agg = Aggregates::measure(doc, body, config);
-    let mut keep = prune(doc, root, &[root], None, &agg, config, title.as_deref());
+    let mut keep = prune(
+        doc,
+        root,
+        &[root],
+        None,
+        &agg,
+        config,
+        title.as_deref(),
+        true,
+    );
     drop_orphan_headings(doc, root, &mut keep, &agg.words);
     Content {
         root: Some(root),
@@ -143,7 +152,7 @@ pub(crate) fn short_page_content(doc: &Document, config: &ContentConfig) -> Opti
     let agg = Aggregates::measure(doc, body, config);
     let Container { root, .. } = container(doc, body, &agg, config)?;
     let title = page_title(doc);
-    let mut keep = prune_with(
+    let mut keep = prune(
         doc,
         root,
         &[root],
@@ -200,7 +209,16 @@ pub(crate) fn page_content_and_blocks(
     if deadline::passed() {
         return (nothing(), Vec::new());
     }
-    let mut keep = prune(doc, root, &parts, records, &agg, config, title.as_deref());
+    let mut keep = prune(
+        doc,
+        root,
+        &parts,
+        records,
+        &agg,
+        config,
+        title.as_deref(),
+        true,
+    );
     drop_orphan_headings(doc, root, &mut keep, &agg.words);
     let content = Content {
         root: Some(root),

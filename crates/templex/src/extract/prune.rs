@@ -12,23 +12,12 @@ use crate::dom::{Document, NodeData, NodeId, deadline};
 /// The keep mask of the container `root`: its nodes minus excluded and boilerplate-like
 /// parts (link clusters, teasers, boilerplate names, forms, labels, date lines, captions,
 /// the headline); `parts` are kept whole.
-pub(super) fn prune(
-    doc: &Document,
-    root: NodeId,
-    parts: &[NodeId],
-    records: Option<NodeId>,
-    agg: &Aggregates,
-    config: &ContentConfig,
-    title: Option<&str>,
-) -> Vec<bool> {
-    prune_with(doc, root, parts, records, agg, config, title, true)
-}
-
-/// [`prune`], with `sure` false: without the filters of labels, datelines, captions and
-/// the headline either (the last resort of a page whose only text is short,
-/// [`short_page_content`](super::short_page_content)).
+///
+/// With `sure` false, without the filters of labels, datelines, captions and the headline
+/// either: the last resort of a page whose only text is short
+/// ([`short_page_content`](super::short_page_content)).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn prune_with(
+pub(super) fn prune(
     doc: &Document,
     root: NodeId,
     parts: &[NodeId],

@@ -25,10 +25,11 @@
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
+use crate::cluster::label_path;
 use crate::dom::tags::is_block;
 use crate::dom::{Document, NodeData, NodeId, deadline};
 use crate::extract::{Content, ContentConfig, content_root, page_content_at};
-use crate::stable_hash::{Encoder, hash_bytes, hash_set};
+use crate::stable_hash::{Encoder, hash_bytes};
 
 /// A run recurs when at least this share of the cluster's sampled pages have it.
 pub(crate) const RECURRING_SHARE: f64 = 0.5;
@@ -65,7 +66,7 @@ impl PageEvidence {
         // listing still says where its container is.
         let slot = content_root(doc, config)
             .filter(|r| *r != body)
-            .map(|r| slots(doc)[r.index()]);
+            .map(|r| slot_of(doc, r, body));
         PageEvidence { runs, slot }
     }
 }
@@ -215,11 +216,11 @@ fn reslot(
     site: &SiteContent,
     config: &ContentConfig,
 ) -> Content {
-    let paths = slots(doc);
     let root = content.root.unwrap_or(body);
-    if root != body && paths[root.index()] == slot {
+    if root != body && slot_of(doc, root, body) == slot {
         return content;
     }
+    let paths = slots(doc);
     if root == body {
         let own = content_root(doc, config).filter(|c| *c != body && paths[c.index()] == slot);
         if let Some(c) = own {
@@ -279,9 +280,9 @@ fn words_under(doc: &Document, e: NodeId, words: &[u32]) -> usize {
     doc.subtree(e).map(|i| words[i as usize] as usize).sum()
 }
 
-/// Per node: the stable hash of its slot, the chain of labels from `<body>` down to it (tag,
-/// id and classes without digits, as template fingerprints label elements); 0 outside
-/// `<body>` and for nodes that are not elements.
+/// Per node: the stable hash of its slot, the chain of labels from `<body>` down to it
+/// ([`label_path`]: tag, id and classes without digits, as template fingerprints label
+/// elements); 0 outside `<body>` and for nodes that are not elements.
 fn slots(doc: &Document) -> Vec<u64> {
     let mut path = vec![0u64; doc.len()];
     let Some(body) = doc.body() else {
@@ -291,20 +292,28 @@ fn slots(doc: &Document) -> Vec<u64> {
     for id in doc.subtree(body).map(NodeId).skip(1) {
         if let Some(e) = doc.element(id) {
             let parent = doc.parent(id).map_or(0, |p| path[p.index()]);
-            path[id.index()] = enc
-                .start()
-                .u64(parent)
-                .u64(hash_set(e.classes().filter(|c| !has_digit(c))))
-                .str(&e.name.local)
-                .last_str(e.id().filter(|v| !has_digit(v)).unwrap_or(""))
-                .finish();
+            path[id.index()] = label_path(&mut enc, parent, e);
         }
     }
     path
 }
 
-fn has_digit(s: &str) -> bool {
-    s.bytes().any(|b| b.is_ascii_digit())
+/// The slot of one element below `<body>` ([`slots`] of it alone: its ancestors' labels).
+fn slot_of(doc: &Document, id: NodeId, body: NodeId) -> u64 {
+    let mut chain = Vec::new();
+    let mut at = Some(id);
+    while let Some(n) = at.filter(|n| *n != body) {
+        chain.push(n);
+        at = doc.parent(n);
+    }
+    let mut enc = Encoder::new();
+    chain
+        .iter()
+        .rev()
+        .fold(0, |parent, n| match doc.element(*n) {
+            Some(e) => label_path(&mut enc, parent, e),
+            None => parent,
+        })
 }
 
 /// A run of inline text between block boundaries.
