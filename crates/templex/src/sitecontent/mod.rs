@@ -29,7 +29,9 @@ use crate::cluster::label_path;
 use crate::dom::tags::is_block;
 use crate::dom::{Document, NodeData, NodeId, deadline};
 use crate::extract::{Content, ContentConfig, content_root, page_content_at};
-use crate::stable_hash::{Encoder, hash_bytes};
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::stable_hash::Encoder;
 
 /// A run recurs when at least this share of the cluster's sampled pages have it.
 pub(crate) const RECURRING_SHARE: f64 = 0.5;
@@ -331,53 +333,96 @@ struct Run {
 fn text_runs(doc: &Document, root: NodeId) -> Vec<Run> {
     let mut out = Vec::new();
     let mut open: Vec<u32> = vec![doc.node(root).end.0];
-    let mut text = String::new();
+    let mut run = RunHasher::default();
     let mut texts: Vec<NodeId> = Vec::new();
-    let mut words = 0u32;
-    let flush =
-        |text: &mut String, texts: &mut Vec<NodeId>, words: &mut u32, out: &mut Vec<Run>| {
-            let t = text.trim_end();
-            if !t.is_empty() {
-                out.push(Run {
-                    hash: hash_bytes(t.as_bytes()),
-                    words: *words,
-                    texts: std::mem::take(texts),
-                });
-            }
-            texts.clear();
-            text.clear();
-            *words = 0;
-        };
+    let flush = |run: &mut RunHasher, texts: &mut Vec<NodeId>, out: &mut Vec<Run>| {
+        let done = std::mem::take(run);
+        if done.started {
+            out.push(Run {
+                hash: done.hasher.digest(),
+                words: done.words,
+                texts: std::mem::take(texts),
+            });
+        }
+        texts.clear();
+    };
     for id in doc.visible(root) {
         if deadline::due(id.index()) {
             break;
         }
         while open.len() > 1 && open.last().is_some_and(|&end| end <= id.0) {
             open.pop();
-            flush(&mut text, &mut texts, &mut words, &mut out);
+            flush(&mut run, &mut texts, &mut out);
         }
         match &doc.node(id).data {
             NodeData::Element(e) if id != root && is_block(&e.name.local) => {
-                flush(&mut text, &mut texts, &mut words, &mut out);
+                flush(&mut run, &mut texts, &mut out);
                 open.push(doc.node(id).end.0);
             }
-            NodeData::Text(r) => {
-                let before = text.len();
-                words += normalize_into(&doc.text_buffer()[r.clone()], &mut text);
-                if text.len() > before {
-                    texts.push(id);
-                }
-            }
+            NodeData::Text(r) if run.feed(&doc.text_buffer()[r.clone()]) => texts.push(id),
             _ => {}
         }
     }
-    flush(&mut text, &mut texts, &mut words, &mut out);
+    flush(&mut run, &mut texts, &mut out);
     out
+}
+
+/// A run's normalized text ([`normalize_into`]) hashed as it is made, without building it:
+/// the stable hash of the normalized text without its trailing space.
+#[derive(Default)]
+struct RunHasher {
+    hasher: Xxh3,
+    /// Whether a letter or digit was fed.
+    started: bool,
+    /// A space normalized text would end with: hashed once a word follows it.
+    space: bool,
+    /// Words fed (CJK characters count one each).
+    words: u32,
+}
+
+impl RunHasher {
+    /// Feed one text node's text; whether normalized text would have grown.
+    fn feed(&mut self, s: &str) -> bool {
+        let mut grew = false;
+        let mut in_word = false;
+        let mut buf = [0u8; 4];
+        for c in s.chars() {
+            if c.is_alphanumeric() {
+                if self.space || (self.started && !in_word) {
+                    self.hasher.update(b" ");
+                    self.space = false;
+                }
+                let cjk = is_cjk(c);
+                if !in_word || cjk {
+                    self.words += 1;
+                }
+                if c.is_numeric() {
+                    self.hasher.update(b"0");
+                } else {
+                    for l in c.to_lowercase() {
+                        self.hasher.update(l.encode_utf8(&mut buf).as_bytes());
+                    }
+                }
+                self.started = true;
+                grew = true;
+                in_word = !cjk;
+            } else {
+                in_word = false;
+                if self.started && !self.space {
+                    self.space = true;
+                    grew = true;
+                }
+            }
+        }
+        grew
+    }
 }
 
 /// Append `s` to `out` as runs compare it: letters and digits lower-cased, every digit a
 /// `0` (dates and counts change from page to page, their labels do not), anything else one
 /// space between words; CJK characters are words of their own. Returns the words appended.
+/// [`RunHasher`] hashes the same text without building it; this is its specification.
+#[cfg(test)]
 fn normalize_into(s: &str, out: &mut String) -> u32 {
     let mut words = 0;
     let mut in_word = false;

@@ -181,6 +181,39 @@ fn runs_compare_words_case_and_digits_loosely() {
     assert_eq!(c, "新 闻 中 心");
 }
 
+/// The streaming hash is the stable hash of the normalized text without its trailing space,
+/// over text split into nodes anywhere, and grows when normalized text would.
+#[test]
+fn runs_hash_their_normalized_text() {
+    let cases: &[&[&str]] = &[
+        &["Posted on 12 May, by the Editor"],
+        &["Posted ", "on", " 12 May,", " by ", "the Editor!!"],
+        &["  leading", "", "...", "trailing  "],
+        &["新闻", "中心：", "２０１２年"],
+        &["Hel", "lo", " wörld", "—", "ÉTÉ"],
+        &["...", "a"],
+        &["a", "..."],
+    ];
+    for nodes in cases {
+        let mut text = String::new();
+        let mut run = RunHasher::default();
+        let mut words = 0;
+        for n in *nodes {
+            let before = text.len();
+            words += normalize_into(n, &mut text);
+            assert_eq!(run.feed(n), text.len() > before, "{nodes:?} at {n:?}");
+        }
+        let t = text.trim_end();
+        assert_eq!(run.started, !t.is_empty(), "{nodes:?}");
+        assert_eq!(run.words, words, "{nodes:?}");
+        assert_eq!(
+            run.hasher.digest(),
+            crate::stable_hash::hash_bytes(t.as_bytes()),
+            "{nodes:?}: {t:?}"
+        );
+    }
+}
+
 #[test]
 fn site_content_round_trips_as_json() {
     let pages: Vec<Document> = (0..4).map(|i| parse_str(&news_page(i, 3, 1))).collect();
