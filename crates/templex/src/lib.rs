@@ -117,6 +117,8 @@ pub use crate::template::{TemplateConfig, TemplateResult, TemplateRule, extract_
 // ---- 5. Main content of one page ----
 pub use crate::extract::{ContentConfig, Metadata, content_text, non_template_mask};
 pub use crate::page::{PageContent, PageHints, extract_page};
+// What a site's pages show about their main content (content with a site).
+pub use crate::sitecontent::SiteContent;
 
 // ---- 6. Outputs ----
 pub use crate::output::{
