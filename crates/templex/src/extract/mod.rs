@@ -115,7 +115,6 @@ pub(crate) fn content_root(doc: &Document, config: &ContentConfig) -> Option<Nod
 /// The content of a page found inside `root`, an element the caller knows holds it (a
 /// site's content slot): [`page_content`]'s pruning with `root` as the container.
 pub(crate) fn page_content_at(doc: &Document, config: &ContentConfig, root: NodeId) -> Content {
-    let title = page_title(doc);
     let Some(body) = doc.body() else {
         return Content {
             root: None,
@@ -123,20 +122,9 @@ pub(crate) fn page_content_at(doc: &Document, config: &ContentConfig, root: Node
         };
     };
     let agg = Aggregates::measure(doc, body, config);
-    let mut keep = prune(
-        doc,
-        root,
-        &[root],
-        None,
-        &agg,
-        config,
-        title.as_deref(),
-        true,
-    );
-    drop_orphan_headings(doc, root, &mut keep, &agg.words);
     Content {
         root: Some(root),
-        keep,
+        keep: keep_inside(doc, root, &agg, config, true),
     }
 }
 
@@ -151,22 +139,35 @@ pub(crate) fn short_page_content(doc: &Document, config: &ContentConfig) -> Opti
     let body = doc.body()?;
     let agg = Aggregates::measure(doc, body, config);
     let Container { root, .. } = container(doc, body, &agg, config)?;
+    let keep = keep_inside(doc, root, &agg, config, false);
+    has_kept_text(doc, root, &keep).then_some(Content {
+        root: Some(root),
+        keep,
+    })
+}
+
+/// The keep mask of the container `root` taken whole as one part: pruned ([`prune`], `sure`
+/// as there), then without headings left alone.
+fn keep_inside(
+    doc: &Document,
+    root: NodeId,
+    agg: &Aggregates,
+    config: &ContentConfig,
+    sure: bool,
+) -> Vec<bool> {
     let title = page_title(doc);
     let mut keep = prune(
         doc,
         root,
         &[root],
         None,
-        &agg,
+        agg,
         config,
         title.as_deref(),
-        false,
+        sure,
     );
     drop_orphan_headings(doc, root, &mut keep, &agg.words);
-    has_kept_text(doc, root, &keep).then_some(Content {
-        root: Some(root),
-        keep,
-    })
+    keep
 }
 
 /// Detect the main content of a page, in phases: the text blocks are summed up the tree,
