@@ -97,3 +97,17 @@ def test_batch_over_mirrors_equals_cli_batch(data: Path, cli: Path, tmp_path: Pa
             w.get("method"),
             w.get("cluster"),
         ), r["url"]
+
+
+def test_batch_rest_equals_cli_batch_rest(cli: Path, tmp_path: Path) -> None:
+    """`Batch(rest=True)` gives `templex batch --rest`'s lines: the main content and the
+    page minus its template, apart."""
+    warc = tmp_path / "example.warc.gz"
+    run_cli(cli, "warc", EXAMPLE, "--url-prefix", PREFIX, "--out", warc)
+    out = tmp_path / "out.jsonl"
+    run_cli(cli, "batch", warc, "--out", out, "--store", tmp_path / "cli.sqlite", "--rest")
+    want = [json.loads(line) for line in out.read_text().splitlines()]
+    assert any("rest" in r and r["rest"] != r["text"] for r in want)
+    with templex.Batch(tmp_path / "py.sqlite", rest=True) as batch:
+        got = list(batch.process_files([warc]))
+    assert got == want
