@@ -97,6 +97,26 @@ fn count(text: &str) -> (u32, u32) {
     (words, punct)
 }
 
+/// Words of `text` as the page-level views weigh them: whitespace-separated tokens, except
+/// that every CJK character is a word of its own (a Chinese sentence has no spaces, and one
+/// token per sentence made every Chinese article weigh as little as its menu).
+pub(crate) fn text_words(text: &str) -> usize {
+    text.split_whitespace()
+        .map(|token| {
+            if token.is_ascii() {
+                return 1;
+            }
+            let cjk = token.chars().filter(|c| is_cjk(*c)).count();
+            let other = token.chars().any(|c| !is_cjk(c) && c.is_alphanumeric());
+            if cjk == 0 {
+                1
+            } else {
+                cjk + usize::from(other)
+            }
+        })
+        .sum()
+}
+
 fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af | 0xf900..=0xfaff)
 }

@@ -109,7 +109,7 @@ pub(crate) fn kept_words(doc: &Document, root: NodeId, keep: impl Fn(NodeId) -> 
     visible_descendants(doc, root)
         .filter(|id| keep(*id))
         .filter_map(|id| doc.text(id))
-        .map(|t| t.split_whitespace().count())
+        .map(|t| super::blocks::text_words(t))
         .sum()
 }
 

@@ -1083,3 +1083,28 @@ fn short_pages_keep_their_text() {
             || content_text(&doc, c.root.unwrap(), &|id| c.is_content(id)).is_empty()
     );
 }
+
+/// Chinese text has no spaces: every Han character weighs as a word in the page-level views,
+/// so a Chinese article outweighs the column of recommended links beside it (whitespace
+/// tokens made the article one word per sentence, and the page "spread" over the links).
+#[test]
+fn chinese_article_outweighs_its_link_column() {
+    assert_eq!(
+        crate::extract::blocks::text_words("按照国家发布的 plan 2012年"),
+        7 + 1 + 2
+    );
+    assert_eq!(crate::extract::blocks::text_words("Hello, world"), 2);
+    let para = "按照国家发布的家电以旧换新推广工作方案，家电以旧换新政策到二零一一年十二月三十一日到期。同家电下乡、家电节能惠民工程一样，作为一项政府大力实施的政策，促进了家电产品的更新换代，使企业和消费者都得到了实惠。";
+    let links: String = (0..30)
+        .map(|i| format!("<li><a href=/n{i}>Recommended story number {i} about phones</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>家电</title></head><body><div class=side><h3>每日推荐</h3><ul>{links}</ul></div>\
+         <div class=main><div class=text><p>{para}</p><p>{para}</p></div></div></body></html>"
+    );
+    let doc = parse_str(&html);
+    let c = crate::page::page_level_content(&doc, None, &ContentConfig::default());
+    let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
+    assert!(text.contains("家电产品"), "{text}");
+    assert!(!text.contains("Recommended story"), "{text}");
+}
