@@ -109,7 +109,7 @@ pub(crate) fn kept_words(doc: &Document, root: NodeId, keep: impl Fn(NodeId) -> 
     visible_descendants(doc, root)
         .filter(|id| keep(*id))
         .filter_map(|id| doc.text(id))
-        .map(|t| super::blocks::text_words(t))
+        .map(super::blocks::text_words)
         .sum()
 }
 

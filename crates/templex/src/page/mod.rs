@@ -365,9 +365,12 @@ fn pick_view(
             .filter(outside)
             .filter(|b| spread.is_content(b.owner)),
     );
+    let own = Rest::of(blocks.iter().filter(|b| container.is_content(b.owner)));
     // The figures `bench/peers/viewcv.py` chooses the shares and thresholds from.
     tracing::debug!(
         inside,
+        inside_words = own.words,
+        inside_link_words = own.link_words,
         spread_words,
         page_words,
         rest_headings = rest.headings,
@@ -375,13 +378,17 @@ fn pick_view(
         rest_link_words = rest.link_words,
         "page-level views"
     );
-    if inside < config.spread * spread_words
-        || (inside < SECTIONS_SHARE * spread_words && rest.is_sections(true))
-    {
-        spread
-    } else {
-        container
-    }
+    // An article beside the site's menus and link lists: the container holds prose of its
+    // own and the spread view adds links. Chrome detectors trained on modern markup miss
+    // the link columns of table-laid pages, and the spread view then keeps them all.
+    let navigation = inside >= NAVIGATION_WORDS
+        && f64::from(own.link_words) < NAVIGATION_OWN_LINKS * f64::from(own.words)
+        && f64::from(rest.link_words) >= NAVIGATION_LINKS * f64::from(rest.words);
+    let spreads = !navigation
+        && (inside < config.spread * spread_words
+            || (inside < SECTIONS_SHARE * spread_words && rest.is_sections(true)));
+    tracing::debug!(spreads, "page-level view");
+    if spreads { spread } else { container }
 }
 
 /// The share of the spread view's words under which a container beside sections of prose
@@ -389,6 +396,18 @@ fn pick_view(
 /// thresholds ([`Rest::is_sections`]), chosen by 5-fold cross-validation by domain on WCXB
 /// dev (`bench/peers/viewcv.py`; BENCHMARKS.md).
 const SECTIONS_SHARE: f64 = 0.75;
+
+/// The words a container holds when it is an article of its own, not a teaser or a card;
+/// with [`NAVIGATION_OWN_LINKS`] and [`NAVIGATION_LINKS`], chosen by 5-fold
+/// cross-validation by domain on WCXB dev and daniel-dev together (`bench/peers/viewcv.py`;
+/// BENCHMARKS.md).
+const NAVIGATION_WORDS: f64 = 100.0;
+
+/// The share of an article container's words in links under which it is prose.
+const NAVIGATION_OWN_LINKS: f64 = 0.2;
+
+/// The share of the spread view's added words in links from which they are navigation.
+const NAVIGATION_LINKS: f64 = 0.4;
 
 /// The template mask that a content keep mask implies: the elements below `<body>` that are
 /// neither content nor hold content (so that the wrappers around the content stay out).
