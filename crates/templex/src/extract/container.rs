@@ -158,6 +158,15 @@ pub(super) const MIN_RECORDS: usize = 5;
 /// content found without them.
 pub(super) const RECORDS_OVER_PROSE: f64 = 3.0;
 
+/// The words of a container that is an article of its own whatever records the page lists
+/// elsewhere (its related and latest stories), with under [`OWN_ARTICLE_LINKS`] of them in
+/// links. Chosen with it by 5-fold cross-validation by domain on WCXB dev and daniel-dev
+/// together (BENCHMARKS.md).
+pub(super) const OWN_ARTICLE_WORDS: u32 = 50;
+
+/// The share of an article container's words in links under which it reads as its own text.
+pub(super) const OWN_ARTICLE_LINKS: f64 = 0.3;
+
 /// A kind of record, as [`records`] groups them: tag and first class.
 type Kind<'a> = (&'a LocalName, &'a str);
 /// A kind's tally under one parent: children, children that read as records, words.
@@ -244,7 +253,8 @@ pub(super) fn is_record(agg: &Aggregates, id: NodeId) -> bool {
 
 /// Whether the page is a listing: the container is one card of the records, or (on a page
 /// that does not declare itself an article) the records outweigh the prose content found
-/// without them ([`RECORDS_OVER_PROSE`]), or they are inside it and hold most of its words.
+/// without them ([`RECORDS_OVER_PROSE`]) while it is not an article of its own
+/// ([`OWN_ARTICLE_WORDS`]), or they are inside it and hold most of its words.
 pub(super) fn is_listing(
     doc: &Document,
     root: NodeId,
@@ -265,7 +275,13 @@ pub(super) fn is_listing(
     } else if doc.contains(root, list.container) {
         f64::from(list.words) >= MAJORITY * f64::from(agg.words[root.index()])
     } else {
-        f64::from(list.words) >= RECORDS_OVER_PROSE * prose
+        // Beside an article of its own, however short, records elsewhere are its related
+        // and latest stories (news pages without `og:type` list several such columns).
+        let (words, link_words) = (agg.words[root.index()], agg.link_words[root.index()]);
+        let own_article = !doc.contains(list.container, root)
+            && words >= OWN_ARTICLE_WORDS
+            && f64::from(link_words) < OWN_ARTICLE_LINKS * f64::from(words);
+        !own_article && f64::from(list.words) >= RECORDS_OVER_PROSE * prose
     }
 }
 

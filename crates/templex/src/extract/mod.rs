@@ -85,6 +85,19 @@ fn container(
         records = ?list.map(|l| (doc.dom_path(l.container), l.words)),
         "page content"
     );
+    // The figures the listing rules weigh (`is_listing`), for tuning them.
+    if let Some(l) = list {
+        tracing::debug!(
+            list_words = l.words,
+            root_words = agg.words[root.index()],
+            root_link_words = agg.link_words[root.index()],
+            root_prose = agg.prose[root.index()],
+            root_punct = agg.punct[root.index()],
+            list_in_root = doc.contains(root, l.container),
+            root_in_list = doc.contains(l.container, root),
+            "listing figures"
+        );
+    }
     let (root, parts, records) = match list {
         Some(list) if is_listing(doc, root, list, agg, declares_article(doc)) => {
             let root = if doc.contains(root, list.container) {
