@@ -87,6 +87,10 @@ pub(super) struct Aggregates {
     pub(super) hints: Vec<i8>,
     /// Inside a boilerplate-named region (up to an `<article>` or `<main>`).
     pub(super) negative: Vec<bool>,
+    /// The net mass of the largest boilerplate-named region inside an element that is not
+    /// one: what its own mass owes to the sidebar or legal notice it wraps. The largest, not
+    /// the sum: a thread's many comment-named posts are its content.
+    pub(super) negative_mass: Vec<f64>,
     /// The text blocks of `<body>`, in document order.
     pub(super) segments: Vec<Block>,
 }
@@ -169,6 +173,7 @@ impl Aggregates {
             negative[id.index()] = hints[id.index()] < 0
                 || (parent.is_some_and(|p| negative[p.index()]) && !is_main_element(doc, id));
         }
+        let mut negative_mass = vec![0.0f64; n];
         for id in doc.subtree(body).rev().map(NodeId) {
             if deadline::due(id.index()) {
                 break;
@@ -182,6 +187,12 @@ impl Aggregates {
                 } else {
                     mass[p.index()] += mass[id.index()];
                     prose[p.index()] += prose[id.index()];
+                    let inner = if negative[id.index()] && !negative[p.index()] {
+                        mass[id.index()].max(0.0)
+                    } else {
+                        negative_mass[id.index()]
+                    };
+                    negative_mass[p.index()] = negative_mass[p.index()].max(inner);
                 }
             }
         }
@@ -197,6 +208,7 @@ impl Aggregates {
             excluded,
             hints,
             negative,
+            negative_mass,
             segments: blocks,
         }
     }

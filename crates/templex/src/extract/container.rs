@@ -40,7 +40,8 @@ pub(super) fn choose(
         } else if agg.negative[id.index()] {
             m * NEGATIVE_WEIGHT
         } else {
-            m * (1.0 + 0.5 * f64::from(agg.hints[id.index()]))
+            // Not `body`: what a page holds besides its content is no evidence against it.
+            discounted_mass(agg, id) * (1.0 + 0.5 * f64::from(agg.hints[id.index()]))
         }
     };
     let candidates: Vec<NodeId> = std::iter::once(body)
@@ -52,7 +53,30 @@ pub(super) fn choose(
     let best = *candidates
         .iter()
         .max_by(|a, b| score(**a).total_cmp(&score(**b)).then(b.cmp(a)))?;
+    if tracing::enabled!(tracing::Level::TRACE) {
+        let mut top: Vec<NodeId> = candidates.clone();
+        top.sort_by(|a, b| score(*b).total_cmp(&score(*a)));
+        for id in top.into_iter().take(8) {
+            let i = id.index();
+            tracing::trace!(
+                path = %doc.dom_path(id),
+                score = score(id),
+                mass = agg.mass[i],
+                words = agg.words[i],
+                hint = agg.hints[i],
+                negative = agg.negative[i],
+                "candidate"
+            );
+        }
+    }
     Some((best, candidates))
+}
+
+/// The net mass of an element that is not boilerplate-named, with the largest such region
+/// it wraps discounted as that region itself is ([`NEGATIVE_WEIGHT`]): a wrapper around a
+/// site's terms or sidebar is not content because the terms are long.
+fn discounted_mass(agg: &Aggregates, id: NodeId) -> f64 {
+    agg.mass[id.index()] - (1.0 - NEGATIVE_WEIGHT) * agg.negative_mass[id.index()]
 }
 
 /// The deepest candidate inside `best` that still holds most of its mass
@@ -118,7 +142,9 @@ pub(super) fn widen(
             .filter(|c| {
                 *c != top
                     && !agg.excluded[c.index()]
-                    && agg.mass[c.index()] >= threshold
+                    // As boilerplate-named siblings do not join, so their text does not
+                    // carry the wrapper that holds them.
+                    && agg.mass[c.index()] - agg.negative_mass[c.index()] >= threshold
                     && !is_link_cluster(agg.words[c.index()], agg.link_words[c.index()])
                     && agg.hints[c.index()] >= 0
             })
