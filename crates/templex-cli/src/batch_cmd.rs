@@ -307,10 +307,10 @@ pub fn run_store(args: StoreArgs) -> Result<ExitCode> {
         // The one command that opens a store of another hash or model scheme.
         let n = TemplateStore::remove_stale(&args.store, dry_run)
             .with_context(|| format!("cannot open template store {}", args.store.display()))?;
-        println!(
-            "{} {n} templates of another hash or model scheme",
+        crate::print_stdout(format_args!(
+            "{} {n} templates of another hash or model scheme\n",
             if dry_run { "would remove" } else { "removed" }
-        );
+        ))?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut store = TemplateStore::open(&args.store)

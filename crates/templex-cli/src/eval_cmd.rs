@@ -182,10 +182,12 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         let bar = progress(key_pages);
         let report = run_setting(&data, &sites, &base, &bar);
         bar.finish_and_clear();
-        print!("{report}");
+        // The JSON file is written even when stdout's reader has gone.
+        let printed = crate::print_stdout(format_args!("{report}"));
         if let Some(out) = &args.json {
             write_json(out, &report)?;
         }
+        printed?;
         return Ok(ExitCode::SUCCESS);
     }
 
@@ -212,10 +214,11 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         });
     }
     bar.finish_and_clear();
-    print!("{}", sweep_table(&axes, &runs));
+    let printed = crate::print_stdout(format_args!("{}", sweep_table(&axes, &runs)));
     if let Some(out) = &args.json {
         write_json(out, &runs)?;
     }
+    printed?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -132,11 +132,26 @@ fn init_logging(verbose: u8) {
 }
 
 /// Whether writing the output failed because its reader closed the pipe.
+///
+/// serde_json's errors hide the `io::Error` they wrap (their `source()` skips it), so a JSON
+/// writer's closed pipe is only seen through `io_error_kind`.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
     e.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            .is_some_and(|io| io.kind() == BrokenPipe)
+            || c.downcast_ref::<serde_json::Error>()
+                .is_some_and(|j| j.io_error_kind() == Some(BrokenPipe))
     })
+}
+
+/// Write to stdout and flush: `print!` would panic where the reader closed the pipe, this
+/// returns the error, which `main` ends quietly.
+pub(crate) fn print_stdout(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(args)?;
+    out.flush()
 }
 
 /// The error and its causes on one line.

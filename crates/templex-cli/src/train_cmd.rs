@@ -246,6 +246,8 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
         }
         set
     };
+    // A closed stdout does not stop the files (--json, --out) from being written.
+    let mut printed = Ok(());
     if args.cross_validate {
         let mut rows = Vec::new();
         let mut basic_rows = Vec::new();
@@ -268,13 +270,12 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
             }
         }
         let report = EvalReport::from_rows(rows);
-        println!("leave-one-site-out, PAGELEVEL Smooth:");
-        print!("{report}");
+        let mut text = format!("leave-one-site-out, PAGELEVEL Smooth:\n{report}");
         if args.compare_basic {
             let basic = EvalReport::from_rows(basic_rows);
-            println!("\nleave-one-site-out, PAGELEVEL Basic (no smoothing):");
-            print!("{basic}");
+            text += &format!("\nleave-one-site-out, PAGELEVEL Basic (no smoothing):\n{basic}");
         }
+        printed = crate::print_stdout(format_args!("{text}"));
         if let Some(out) = &args.json {
             let f = std::fs::File::create(out)
                 .with_context(|| format!("cannot create {}", out.display()))?;
@@ -295,6 +296,7 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
             model.buckets.len()
         );
     }
+    printed?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -157,21 +157,12 @@ fn template_tablechunk_in_every_format() {
     assert!(paper["template_paths"].as_array().unwrap().is_empty());
 }
 
-/// `templex content dir/ | head -1`: the reader leaving early is no error.
-#[test]
-fn content_into_a_closed_pipe_exits_zero() {
+/// Run `cmd` with its stdout piped, read one line, close the pipe, and check that the run
+/// ends with exit code 0 and nothing on stderr; returns the line read.
+fn one_line_then_closed_pipe(mut cmd: std::process::Command) -> String {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
-    let dir = tempfile::tempdir().unwrap();
-    // Far more output than a pipe buffers, so that the writer meets the closed pipe.
-    let para = "A sentence of prose that goes on for a while, with words. ".repeat(40);
-    for i in 0..300 {
-        let html = format!("<html><body><article><p>{i} {para}</p></article></body></html>");
-        std::fs::write(dir.path().join(format!("p{i:03}.html")), html).unwrap();
-    }
-    let mut child = templex()
-        .args(["content"])
-        .arg(dir.path())
+    let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -180,18 +171,93 @@ fn content_into_a_closed_pipe_exits_zero() {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut first)
         .unwrap();
-    assert!(first.starts_with("0 A sentence"), "{first}");
     // The reader is dropped here: the pipe closes.
     let out = child.wait_with_output().unwrap();
     assert!(
-        out.status.success(),
-        "{:?}: {}",
+        out.status.success() && out.stderr.is_empty(),
+        "{cmd:?}: {:?}: {}",
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
+    first
+}
+
+/// `templex content dir/ | head -1`: the reader leaving early is no error, in every format
+/// (serde_json's errors hid the closed pipe of json and jsonl).
+#[test]
+fn content_into_a_closed_pipe_exits_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    // Far more output than a pipe buffers, so that the writer meets the closed pipe.
+    let para = "A sentence of prose that goes on for a while, with words. ".repeat(40);
+    for i in 0..300 {
+        let html = format!("<html><body><article><p>{i} {para}</p></article></body></html>");
+        std::fs::write(dir.path().join(format!("p{i:03}.html")), html).unwrap();
+    }
+    for (format, starts) in [
+        ("text", "0 A sentence"),
+        ("markdown", "0 A sentence"),
+        ("html", "<"),
+        ("json", "[{"),
+        ("jsonl", "{"),
+    ] {
+        let mut cmd = templex();
+        cmd.args(["content", "--format", format]).arg(dir.path());
+        let first = one_line_then_closed_pipe(cmd);
+        assert!(first.starts_with(starts), "{format}: {first}");
+    }
+}
+
+/// `templex dedup records.jsonl | head -1`, the same.
+#[test]
+fn dedup_into_a_closed_pipe_exits_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("records.jsonl");
+    // Some 50 bytes a line out: 4,000 lines are three pipe buffers and more.
+    let lines: String = (0..4000)
+        .map(|i| {
+            format!(
+                "{}\n",
+                serde_json::json!({"text": format!("record {i} alone")})
+            )
+        })
+        .collect();
+    std::fs::write(&p, lines).unwrap();
+    let mut cmd = templex();
+    cmd.arg("dedup").arg(&p);
+    let first = one_line_then_closed_pipe(cmd);
+    assert!(first.starts_with(r#"{"id":0,"#), "{first}");
+}
+
+/// A reader gone before the one line is written (`templex store prune --stale | true`): the
+/// line was `println!`, which panicked as an internal error.
+#[test]
+fn short_output_into_a_closed_pipe_exits_zero() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("t.sqlite");
+    ok(templex()
+        .arg("batch")
+        .arg(example_site())
+        .arg("--out")
+        .arg(dir.path().join("out.jsonl"))
+        .arg("--store")
+        .arg(&store)
+        .output()
+        .unwrap());
+    let mut child = templex()
+        .args(["store", "prune", "--stale", "--dry-run", "--store"])
+        .arg(&store)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Closed long before the child, still starting, writes.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
     assert!(
-        out.stderr.is_empty(),
-        "{}",
+        out.status.success() && out.stderr.is_empty(),
+        "{:?}: {}",
+        out.status,
         String::from_utf8_lossy(&out.stderr)
     );
 }
