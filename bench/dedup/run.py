@@ -119,7 +119,7 @@ def main() -> None:
     t0 = time.perf_counter()
     with open(path, "w") as f:
         subprocess.run(
-            [args.templex, "content", str(args.set / "docs"), "--format", "jsonl"],
+            [args.templex, "content", str(args.set / "docs"), "--format", "jsonl", "--fingerprint"],
             check=True,
             stdout=f,
         )

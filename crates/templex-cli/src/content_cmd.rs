@@ -76,8 +76,15 @@ pub struct ContentArgs {
     )]
     pub spread: f64,
 
-    /// No content fingerprints in json and jsonl records.
-    #[arg(long)]
+    /// Add content fingerprints (`--minhash`, `--shingle`) to json and jsonl records, for
+    /// `templex dedup`, which otherwise computes them from the text (about 1.6 KB of JSON a
+    /// record).
+    #[arg(long = "fingerprint", overrides_with = "no_fingerprint")]
+    pub with_fingerprint: bool,
+
+    /// No fingerprints: the default now, kept so that scripts written when it was not still
+    /// run.
+    #[arg(long, hide = true, overrides_with = "with_fingerprint")]
     pub no_fingerprint: bool,
 
     #[command(flatten)]
@@ -185,9 +192,10 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
     let mut w = std::io::BufWriter::new(stdout.lock());
     let mut failures = 0usize;
     let mut first = true;
-    // Only the JSON records carry fingerprints: text output stays what it was.
+    // Only JSON records carry fingerprints, and only when asked: most readers never look at
+    // them, and `templex dedup` computes what a record lacks.
     let mut fingerprinter = (matches!(args.format, ContentFormat::Json | ContentFormat::Jsonl)
-        && !args.no_fingerprint)
+        && args.with_fingerprint)
         .then(|| templex::Fingerprinter::new(args.fingerprint.config()));
     if args.format == ContentFormat::Json {
         w.write_all(b"[")?;

@@ -33,7 +33,8 @@ fn render_content(
     if format != Format::Json {
         return Ok(PyString::new(py, &rendered).into_any().unbind());
     }
-    // The fingerprints `templex content --format json` writes, for near-duplicate detection.
+    // The fingerprints `templex content --format json --fingerprint` writes, for
+    // near-duplicate detection.
     let fingerprint = py.detach(|| {
         templex::Fingerprinter::new(templex::FingerprintConfig::default()).fingerprint(&rendered)
     });

@@ -278,7 +278,8 @@ async fn content(
         (req, Some(bytes.to_vec()))
     };
     let app2 = app.clone();
-    // The fingerprints `templex content --format json` gives, computed on the worker.
+    // The fingerprints `templex content --format json --fingerprint` gives, computed on the
+    // worker.
     let record = work::run(&app, move |allowance| {
         let mut fingerprinter = Fingerprinter::new(FingerprintConfig::default());
         content_job(&app2, req, html, allowance).map(|r| r.with_fingerprint(&mut fingerprinter))

@@ -183,56 +183,114 @@ fn bad_and_truncated_lines_are_reported_and_lose_no_record() {
     assert!(stderr.contains("bad input line"), "{stderr}");
 }
 
-#[test]
-fn content_records_carry_fingerprints_that_dedup_uses() {
-    let site = example_site();
+/// `templex content --format jsonl` with `extra` on the example site: its output and records.
+fn content_jsonl(extra: &[&str]) -> (String, Vec<Value>) {
     let out = ok(templex()
         .args(["content", "--format", "jsonl"])
-        .arg(&site)
+        .args(extra)
+        .arg(example_site())
         .output()
         .unwrap());
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let recs: Vec<Value> = stdout
+    let recs = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    (stdout, recs)
+}
+
+#[test]
+fn content_records_carry_fingerprints_only_when_asked() {
+    // By default no record carries one (1.6 KB of JSON each that only dedup reads)...
+    let (plain, recs) = content_jsonl(&[]);
     assert!(recs.len() > 5);
+    assert!(recs.iter().all(|r| r.get("fingerprint").is_none()));
+    assert!(!plain.contains("minhash"));
+    // ...nor with the former opt-out, still accepted.
+    for extra in [
+        &["--no-fingerprint"][..],
+        &["--fingerprint", "--no-fingerprint"],
+    ] {
+        let (_, opted_out) = content_jsonl(extra);
+        assert_eq!(opted_out.len(), recs.len());
+        assert!(opted_out.iter().all(|r| r.get("fingerprint").is_none()));
+    }
+    let json = ok(templex()
+        .args(["content", "--format", "json"])
+        .arg(example_site())
+        .output()
+        .unwrap());
+    assert!(
+        !String::from_utf8(json.stdout)
+            .unwrap()
+            .contains("fingerprint")
+    );
+
+    // --fingerprint: every record has one, of the settings given.
+    let (with, recs) = content_jsonl(&["--fingerprint"]);
     for r in &recs {
         let fp = &r["fingerprint"];
         assert_eq!(fp["scheme"], 1, "{r}");
         assert_eq!(fp["minhash"].as_array().unwrap().len(), 128);
         assert_eq!(fp["content_hash"].as_str().unwrap().len(), 16);
     }
-    // Two copies of the records: every record is an exact duplicate of its copy, and no
-    // fingerprint is computed again.
+    let (_, small) = content_jsonl(&["--fingerprint", "--minhash", "16"]);
+    assert!(
+        small
+            .iter()
+            .all(|r| r["fingerprint"]["minhash"].as_array().unwrap().len() == 16)
+    );
+    let json = ok(templex()
+        .args(["content", "--format", "json", "--fingerprint"])
+        .arg(example_site())
+        .output()
+        .unwrap());
+    let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(
+        json.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["fingerprint"]["minhash"].is_array())
+    );
+    // Text output never has them.
+    let text = ok(templex()
+        .args(["content", "--fingerprint"])
+        .arg(example_site())
+        .output()
+        .unwrap())
+    .stdout;
+    assert!(!String::from_utf8(text).unwrap().contains("minhash"));
+
+    // Two copies of the records: every record is an exact duplicate of its copy, whether
+    // dedup reads the fingerprints or computes them from the text.
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("twice.jsonl");
-    std::fs::write(&p, format!("{stdout}{stdout}")).unwrap();
-    let (dd, stderr, code) = run(&p, &[]);
-    assert_eq!(code, Some(0), "{stderr}");
     let n = recs.len();
-    for (i, r) in dd.iter().enumerate() {
-        assert_eq!(r["cluster"], i % n, "{r}");
-        assert_eq!(r["exact"], true, "{r}");
-    }
+    let dedup_twice = |name: &str, records: &str, extra: &[&str]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, format!("{records}{records}")).unwrap();
+        let (dd, stderr, code) = run(&p, extra);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert_eq!(dd.len(), 2 * n);
+        for (i, r) in dd.iter().enumerate() {
+            assert_eq!(r["cluster"], i % n, "{r}");
+            assert_eq!(r["exact"], true, "{r}");
+        }
+        (dd, stderr)
+    };
+    let (from_fingerprints, stderr) = dedup_twice("with.jsonl", &with, &[]);
     assert!(stderr.contains("0 fingerprints computed here"), "{stderr}");
-    // Other settings: fingerprints recomputed from the text.
-    let (_, stderr, _) = run(&p, &["--minhash", "64"]);
+    let (from_text, stderr) = dedup_twice("plain.jsonl", &plain, &[]);
     assert!(
         stderr.contains(&format!("{} fingerprints computed here", 2 * n)),
         "{stderr}"
     );
-
-    // Text output is unchanged; --no-fingerprint leaves them out of JSON.
-    let text = ok(templex().arg("content").arg(&site).output().unwrap()).stdout;
-    assert!(!String::from_utf8(text).unwrap().contains("minhash"));
-    let plain = ok(templex()
-        .args(["content", "--format", "jsonl", "--no-fingerprint"])
-        .arg(&site)
-        .output()
-        .unwrap())
-    .stdout;
-    assert!(!String::from_utf8(plain).unwrap().contains("fingerprint"));
+    assert_eq!(from_text, from_fingerprints);
+    // Other settings: fingerprints recomputed from the text.
+    let (_, stderr) = dedup_twice("with.jsonl", &with, &["--minhash", "64"]);
+    assert!(
+        stderr.contains(&format!("{} fingerprints computed here", 2 * n)),
+        "{stderr}"
+    );
 }
 
 #[test]

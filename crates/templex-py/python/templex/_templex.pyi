@@ -86,7 +86,7 @@ def extract(
     detection); a ``str`` is taken as it is. ``format="json"`` gives a dict with ``url``,
     ``title``, ``author``, ``date`` (``YYYY-MM-DD``), ``language`` (the declared one),
     ``text``, ``method``, ``timings`` and ``fingerprint`` (as one record of
-    ``templex content --format json``; ``fingerprint`` holds ``content_hash`` and
+    ``templex content --format json --fingerprint``; ``fingerprint`` holds ``content_hash`` and
     ``simhash`` as 16 hex digits and ``minhash``, 128 ints, for near-duplicate
     detection). ``captions`` keeps image captions in text (Markdown and HTML keep them
     unless ``captions=False``); ``comments`` keeps user comments. ``spread`` (default

@@ -11,6 +11,8 @@ from typing import Any
 from conftest import DATA_SITES, EXAMPLE, KEY, PREFIX, Server, start_server, stop_server
 
 VOLATILE = {"timings", "timings_ms", "input"}
+# `/v1/content` records carry fingerprints; `templex content`'s only when asked.
+FP = ["--fingerprint"]
 
 
 def stable(record: dict[str, Any]) -> dict[str, Any]:
@@ -49,14 +51,14 @@ def test_template_and_site_content_equal_the_cli_on_the_example(server: Server, 
         got = server.post("/v1/template", {"url": KEY, "method": method})
         assert stable(got) == stable(expected), method
     expected = json.loads(
-        run_cli(cli, "content", page, "--site", EXAMPLE, "--url-prefix", PREFIX, "--format", "jsonl")
+        run_cli(cli, "content", page, "--site", EXAMPLE, "--url-prefix", PREFIX, "--format", "jsonl", *FP)
     )
     assert stable(server.post("/v1/content", {"url": KEY})) == stable(expected)
 
 
 def test_content_equals_the_cli_on_the_page_level_sets(server: Server, cli: Path, data: Path) -> None:
     pages = data / "pagelevel" / "scrapinghub-aeb" / "html"
-    lines = run_cli(cli, "content", "--format", "jsonl", pages).decode().splitlines()
+    lines = run_cli(cli, "content", "--format", "jsonl", *FP, pages).decode().splitlines()
     assert len(lines) > 100
     for line in lines:
         expected = json.loads(line)
@@ -79,7 +81,9 @@ def test_gold_key_pages_equal_the_cli(server: Server, cli: Path, data: Path) -> 
             got = server.post("/v1/template", {"url": url})
             assert stable(got) == stable(expected), url
             expected = json.loads(
-                run_cli(cli, "content", site / key["page"], "--site", site, *prefixes, "--format", "jsonl")
+                run_cli(
+                    cli, "content", site / key["page"], "--site", site, *prefixes, "--format", "jsonl", *FP
+                )
             )
             assert stable(server.post("/v1/content", {"url": url})) == stable(expected), url
             checked += 1
