@@ -3,7 +3,8 @@
 # the Spark job's among them.
 # The wheel is built with Cargo's dev profile (dependencies optimized, see the workspace's
 # Cargo.toml) so that it reuses what `cargo test` built; `pip install ./crates/templex-py`
-# builds the release wheel users get.
+# builds the release wheel users get. That one is stripped (pyproject.toml); this one keeps
+# the dev profile's line tables for backtraces (`--strip false`, maturin 1.12 or newer).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 PHASES_TITLE="crates/templex-py/scripts/test.sh"
@@ -15,15 +16,15 @@ WHEELS=target/py-wheels
 phase "virtualenv and test tools"
 rm -rf "$VENV" "$WHEELS"
 "$PYTHON" -m venv "$VENV"
-"$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.9,<2" "pytest>=7" "ruff>=0.6"
+"$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.12,<2" "pytest>=7" "ruff>=0.6"
 # The Spark job's tests need pyspark and a Java runtime (scripts/install-java.sh); without
 # Java they are skipped with a notice, unless TEMPLEX_REQUIRE_SPARK is set.
 if command -v java >/dev/null 2>&1 || [ -n "${TEMPLEX_REQUIRE_SPARK:-}" ]; then
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "pyspark==4.0.1"
 fi
 phase "the wheel (maturin, dev profile)"
-"$VENV/bin/maturin" build --quiet --profile dev --manifest-path crates/templex-py/Cargo.toml \
-  --interpreter "$VENV/bin/python" --out "$WHEELS"
+"$VENV/bin/maturin" build --quiet --profile dev --strip false \
+  --manifest-path crates/templex-py/Cargo.toml --interpreter "$VENV/bin/python" --out "$WHEELS"
 "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps "$WHEELS"/templex-*.whl
 
 phase "ruff"
