@@ -824,7 +824,7 @@ const WCXB_FLOORS: [(&str, f64); 8] = [
     ("article", 0.94),
     ("forum", 0.76),
     ("product", 0.58),
-    ("listing", 0.68),
+    ("listing", 0.67),
     ("collection", 0.65),
     ("service", 0.82),
     ("documentation", 0.92),
