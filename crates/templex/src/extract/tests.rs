@@ -386,11 +386,7 @@ fn aeb_floor() {
         serde_json::from_slice(&std::fs::read(dir.join("ground-truth.json")).unwrap()).unwrap();
     let (mut ps, mut rs) = (Vec::new(), Vec::new());
     for (id, v) in gt.as_object().unwrap() {
-        let raw = std::fs::read(dir.join(format!("html/{id}.html.gz"))).unwrap();
-        let mut bytes = Vec::new();
-        flate2::read::MultiGzDecoder::new(&raw[..])
-            .read_to_end(&mut bytes)
-            .unwrap();
+        let bytes = gold_page(&dir, id);
         let doc = crate::parse_bytes(&bytes, None);
         let c = page_content(&doc, &ContentConfig::default());
         let text = c.root.map_or(String::new(), |r| {
@@ -697,16 +693,10 @@ fn token_prf(gold: &str, pred: &str, cjk: bool) -> (f64, f64, f64) {
     (pr, re, f1)
 }
 
-/// WCXB dev (1,358 pages of seven types) with the benchmark's own metric, through the entry
-/// point every user calls ([`crate::extract_page`]): floors overall and per page
-/// type, a little under the figures in BENCHMARKS.md. The content model is trained on these
-/// pages: the floors guard against regressions, the held-out figures are BENCHMARKS.md's.
-#[test]
-fn wcxb_floors() {
-    let Some(data) = common::data_dir() else {
-        return;
-    };
-    let dir = data.join("pagelevel/wcxb-dev");
+/// A page-level gold set under `pagelevel/NAME` of the data: its folder and its gold files,
+/// sorted; `None` (with a notice, or a failure under `TEMPLEX_REQUIRE_DATA`) without it.
+fn gold_set(name: &str) -> Option<(std::path::PathBuf, Vec<std::path::PathBuf>)> {
+    let dir = common::data_dir()?.join("pagelevel").join(name);
     let Ok(entries) = std::fs::read_dir(dir.join("ground-truth")) else {
         assert!(
             std::env::var_os("TEMPLEX_REQUIRE_DATA").is_none(),
@@ -714,10 +704,32 @@ fn wcxb_floors() {
             dir.display()
         );
         eprintln!("NOTICE: skipping: {} not found", dir.display());
-        return;
+        return None;
     };
     let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
     files.sort();
+    Some((dir, files))
+}
+
+/// The bytes of page `id` of a gold set (`html/ID.html.gz`).
+fn gold_page(dir: &std::path::Path, id: &str) -> Vec<u8> {
+    let raw = std::fs::read(dir.join(format!("html/{id}.html.gz"))).unwrap();
+    let mut bytes = Vec::new();
+    flate2::read::MultiGzDecoder::new(&raw[..])
+        .read_to_end(&mut bytes)
+        .unwrap();
+    bytes
+}
+
+/// WCXB dev (1,358 pages of seven types) with the benchmark's own metric, through the entry
+/// point every user calls ([`crate::extract_page`]): floors overall and per page
+/// type, a little under the figures in BENCHMARKS.md. The content model is trained on these
+/// pages: the floors guard against regressions, the held-out figures are BENCHMARKS.md's.
+#[test]
+fn wcxb_floors() {
+    let Some((dir, files)) = gold_set("wcxb-dev") else {
+        return;
+    };
     let mut by_type: HashMap<String, Vec<f64>> = HashMap::new();
     let mut all = Vec::new();
     // Metadata: (matches, pages whose gold has the field) for title, author, date.
@@ -732,11 +744,7 @@ fn wcxb_floors() {
         .to_string();
         let gold = g["ground_truth"]["main_content"].as_str().unwrap_or("");
         let id = gf.file_stem().unwrap().to_str().unwrap();
-        let raw = std::fs::read(dir.join(format!("html/{id}.html.gz"))).unwrap();
-        let mut bytes = Vec::new();
-        flate2::read::MultiGzDecoder::new(&raw[..])
-            .read_to_end(&mut bytes)
-            .unwrap();
+        let bytes = gold_page(&dir, id);
         let text = crate::extract_page(
             &bytes,
             &crate::PageHints::default(),
@@ -836,22 +844,12 @@ const WCXB_FLOORS: [(&str, f64); 8] = [
 /// cross-validated on them with WCXB dev (`bench/peers/viewcv.py`).
 #[test]
 fn daniel_floors() {
-    let Some(data) = common::data_dir() else {
-        return;
-    };
-    let dir = data.join("pagelevel/daniel-dev");
-    let Ok(entries) = std::fs::read_dir(dir.join("ground-truth")) else {
-        assert!(
-            std::env::var_os("TEMPLEX_REQUIRE_DATA").is_none(),
-            "{} missing",
-            dir.display()
-        );
-        eprintln!("NOTICE: skipping: {} not found", dir.display());
+    let Some((dir, files)) = gold_set("daniel-dev") else {
         return;
     };
     let mut by_lang: HashMap<String, Vec<f64>> = HashMap::new();
     let mut all = Vec::new();
-    for gf in entries.map(|e| e.unwrap().path()) {
+    for gf in files {
         let g: serde_json::Value = serde_json::from_slice(&std::fs::read(&gf).unwrap()).unwrap();
         let lang = g["_internal"]["page_type"]["primary"]
             .as_str()
@@ -859,11 +857,7 @@ fn daniel_floors() {
             .to_string();
         let gold = g["ground_truth"]["main_content"].as_str().unwrap_or("");
         let id = gf.file_stem().unwrap().to_str().unwrap();
-        let raw = std::fs::read(dir.join(format!("html/{id}.html.gz"))).unwrap();
-        let mut bytes = Vec::new();
-        flate2::read::MultiGzDecoder::new(&raw[..])
-            .read_to_end(&mut bytes)
-            .unwrap();
+        let bytes = gold_page(&dir, id);
         let text = crate::extract_page(
             &bytes,
             &crate::PageHints::default(),
