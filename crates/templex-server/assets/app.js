@@ -24,26 +24,42 @@ function showFrom() {
   }
 }
 
+// A chooser may cut its choice short (the toolbar fits the window): its title is the whole.
+function titleChoice(select) {
+  const o = select.selectedOptions[0];
+  select.title = o ? o.title || o.textContent : "";
+}
+
 function fillPages() {
   const site = sites[Number($("site").value)];
   const filter = $("page-filter").value.trim().toLowerCase();
   const select = $("page");
   select.replaceChildren();
-  if (!site) return;
-  let shown = 0;
-  for (const url of site.pages) {
-    if (filter && !url.toLowerCase().includes(filter)) continue;
-    const o = document.createElement("option");
-    o.value = url;
-    o.textContent = url;
-    select.append(o);
-    if (++shown >= 2000) break;
+  if (site) {
+    let shown = 0;
+    for (const url of site.pages) {
+      if (filter && !url.toLowerCase().includes(filter)) continue;
+      const o = document.createElement("option");
+      o.value = url;
+      o.textContent = url;
+      select.append(o);
+      if (++shown >= 2000) break;
+    }
   }
+  titleChoice(select);
+}
+
+// A site by its folder's (or WARC file's) name first, then its path.
+function siteLabel(s) {
+  const name = s.path.split(/[\\/]/).filter(Boolean).pop() || s.path;
+  const pages = `${name} (${s.total_pages} pages)`;
+  return name === s.path ? pages : `${pages} · ${s.path}`;
 }
 
 async function init() {
   document.querySelectorAll('input[name="from"]').forEach((r) => r.addEventListener("change", showFrom));
-  $("site").addEventListener("change", fillPages);
+  $("site").addEventListener("change", () => { titleChoice($("site")); fillPages(); });
+  $("page").addEventListener("change", () => titleChoice($("page")));
   $("page-filter").addEventListener("input", fillPages);
   $("ask").addEventListener("submit", (e) => { e.preventDefault(); run(); });
   $("view").addEventListener("load", applyToggles);
@@ -66,9 +82,11 @@ async function init() {
   for (const s of sites) {
     const o = document.createElement("option");
     o.value = String(s.id);
-    o.textContent = `${s.path} (${s.total_pages} pages)`;
+    o.textContent = siteLabel(s);
+    o.title = s.path;
     $("site").append(o);
   }
+  titleChoice($("site"));
   if (!sites.length) {
     document.querySelector('input[value="paste"]').checked = true;
     showFrom();

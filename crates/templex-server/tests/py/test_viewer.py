@@ -4,6 +4,7 @@ JSON names, the toggles work, and nothing of the shown page runs or reaches its 
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import shutil
 import tempfile
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conftest import KEY, REPO, Server
+from conftest import KEY, REPO, Server, start_server, stop_server
 
 # Elements the view leaves out (they run code, embed documents or load): their paths in the
 # JSON have no element to mark.
@@ -180,6 +181,96 @@ def test_overlay_marks_exactly_the_template_and_toggles_work(driver: Any, server
     driver.find_element(By.ID, "show-content").click()
     driver.find_element(By.ID, "show-segments").click()
     driver.save_screenshot(str(shot))
+
+
+# A mirror in a deep folder with long page URLs (issue 46): its site and page choosers are
+# wider than a small window, and must not make the viewer wider than the window.
+LONG_DIR = (
+    "home/someone/a/rather/long/path/to/the/mirrors/www.riverbend-community-garden-and-allotments.example"
+)
+LONG_PREFIX = "https://www.riverbend-community-garden-and-allotments.example/"
+LONG_SLUGS = [
+    "2019/05/some-very-long-article-slug-with-many-words-about-compost-bays-and-what-goes-in-them",
+    "2019/06/another-very-long-article-slug-about-the-spring-planting-day-and-the-new-greenhouse",
+]
+
+# Where the viewer overflows the window, if it does: the document's width, how far it is
+# scrolled sideways, the page view's left edge and the rightmost edge of anything in the toolbar.
+LAYOUT_JS = """
+const rights = [...document.querySelectorAll('header *')]
+  .map(e => e.getBoundingClientRect())
+  .filter(r => r.width > 0 && r.height > 0)
+  .map(r => r.right);
+return {
+  innerWidth: window.innerWidth,
+  scrollWidth: document.documentElement.scrollWidth,
+  bodyScrollWidth: document.body.scrollWidth,
+  scrollX: window.scrollX,
+  viewLeft: document.getElementById('view').getBoundingClientRect().left,
+  panelRight: document.getElementById('panel').getBoundingClientRect().right,
+  toolbarRight: Math.max(...rights),
+};
+"""
+
+
+def assert_fits(driver: Any, after: str) -> None:
+    m = driver.execute_script(LAYOUT_JS)
+    width = m["innerWidth"]
+    assert m["scrollWidth"] <= width and m["bodyScrollWidth"] <= width, f"wider than the window {after}: {m}"
+    assert m["scrollX"] == 0, f"scrolled sideways {after}: {m}"
+    assert m["viewLeft"] >= 0, f"the page view lost its left edge {after}: {m}"
+    assert m["toolbarRight"] <= width, f"the toolbar overflows {after}: {m}"
+    assert m["panelRight"] <= width, f"the panel overflows {after}: {m}"
+
+
+def test_viewer_fits_a_1024_px_window_with_long_site_and_page_names(driver: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    site = tmp_path / LONG_DIR
+    shutil.copytree(REPO / "examples" / "site", site)
+    for slug, page in zip(LONG_SLUGS, ["garden/compost-guide.html", "news/spring-planting.html"]):
+        (site / slug).mkdir(parents=True)
+        shutil.copy(site / page, site / slug / "index.html")
+    server = start_server(["--site", str(site), "--url-prefix", LONG_PREFIX])
+    try:
+        status, _, body = server.request("/v1/sites")
+        assert status == 200
+        (listed,) = json.loads(body)
+        assert listed["path"] == str(site)
+        key = max(listed["pages"], key=len)
+        assert LONG_SLUGS[0] in key and len(key) > 120
+
+        driver.set_window_size(1024, 800)
+        driver.get(server.base + "/")
+        wait_for(driver, "return document.body.dataset.ready === '1'")
+        assert 1000 <= driver.execute_script("return window.innerWidth") <= 1024
+        Select(driver.find_element(By.ID, "page")).select_by_value(key)
+        assert_fits(driver, "on load")
+        driver.find_element(By.ID, "run").click()
+        state = wait_for(
+            driver, "const s = document.body.dataset.state; return s === 'done' || s === 'error' ? s : null"
+        )
+        assert state == "done", driver.find_element(By.ID, "status").text
+        wait_for(driver, "return document.body.dataset.view === '1'")
+        assert_fits(driver, "after Show template")
+        for toggle in ["show-template", "show-content", "show-segments"]:
+            driver.find_element(By.ID, toggle).click()
+            assert_fits(driver, f"after clicking {toggle}")
+        driver.find_element(By.CSS_SELECTOR, '.tabs button[data-tab="markdown"]').click()
+        assert_fits(driver, "after the Markdown tab")
+        driver.find_element(By.CSS_SELECTOR, 'input[value="paste"]').click()
+        assert_fits(driver, "after Paste HTML")
+        driver.find_element(By.CSS_SELECTOR, 'input[value="site"]').click()
+        driver.find_element(By.ID, "run").click()
+        wait_for(driver, "return document.body.dataset.state === 'done'")
+        assert_fits(driver, "after Show template again")
+        # The full names stay reachable when the choosers cut them short.
+        assert driver.find_element(By.ID, "site").get_attribute("title") == str(site)
+        assert driver.find_element(By.ID, "page").get_attribute("title") == key
+    finally:
+        driver.set_window_size(1400, 900)
+        assert stop_server(server) == 0
 
 
 class _Hits(http.server.BaseHTTPRequestHandler):
