@@ -92,12 +92,13 @@ class Server:
         return json.loads(body)
 
 
-def start_server(args: list[str]) -> Server:
+def start_server(args: list[str], cwd: Path | None = None) -> Server:
     """Start `templex serve` on a free loopback port; wait (bounded) for its one line."""
     proc = subprocess.Popen(
         [str(cli_path()), "serve", "--addr", "127.0.0.1:0", *args],
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
+        cwd=cwd,
     )
     assert proc.stderr is not None
     deadline = time.monotonic() + 120
@@ -125,15 +126,17 @@ def stop_server(server: Server) -> int:
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[Server]:
-    """The example site, and the dev data's sites when present."""
-    args = ["--site", str(EXAMPLE), "--url-prefix", PREFIX]
+    """The example site, and the dev data's sites when present. The server runs in the repository
+    and has the example as `examples/site`, so the viewer (and its screenshot) shows no folder
+    of this machine."""
+    args = ["--site", str(EXAMPLE.relative_to(REPO)), "--url-prefix", PREFIX]
     d = data_dir()
     if d is not None:
         for name in DATA_SITES:
             gold = json.loads((d / "gold" / f"{name}.json").read_text())
-            args += ["--site", str(d / gold["dir"])]
+            args += ["--site", str((d / gold["dir"]).resolve())]
             for p in gold["url_prefixes"]:
                 args += ["--url-prefix", p]
-    s = start_server(args)
+    s = start_server(args, cwd=REPO)
     yield s
     assert stop_server(s) == 0, "templex serve did not shut down cleanly on SIGTERM"

@@ -175,12 +175,21 @@ def test_overlay_marks_exactly_the_template_and_toggles_work(driver: Any, server
     assert driver.find_element(By.ID, "content-text").text.strip()
     for d in ["dl-annotated", "dl-template", "dl-json"]:
         assert driver.find_element(By.ID, d).get_attribute("href").startswith("blob:")
+    # The README's picture (docs/viewer.png is this one): template and content shown, in a
+    # 1280 x 800 view; the server has the example by a relative path (no folder of this machine).
     shot = REPO / "target" / "viewer.png"
     shot.parent.mkdir(exist_ok=True)
     driver.find_element(By.ID, "show-template").click()
     driver.find_element(By.ID, "show-content").click()
     driver.find_element(By.ID, "show-segments").click()
-    driver.save_screenshot(str(shot))
+    metrics = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        wait_for(driver, "return window.innerWidth === 1280 && window.innerHeight === 800")
+        assert_fits(driver, "in the README's picture")
+        driver.save_screenshot(str(shot))
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 # A mirror in a deep folder with long page URLs (issue 46): its site and page choosers are
@@ -323,5 +332,5 @@ def test_nothing_of_the_shown_page_runs_or_reaches_its_origin(driver: Any, serve
 
 
 def test_screenshot_kept_for_the_readme() -> None:
-    """The README shows target/viewer.png copied to docs/viewer.png; it must exist."""
+    """The README shows target/viewer.png (the overlay test's) copied to docs/viewer.png."""
     assert (Path(REPO) / "docs" / "viewer.png").is_file()
