@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Score the content model's cross-validation output on WCXB dev with the benchmark's metric.
 
-`content_model_cross_validation` (an ignored test of the library, BENCHMARKS.md) writes one
-JSON line per page, `{"id", "fold", "text"}`, each page's content found with the model trained
+`content_model_cross_validation` (an ignored test of the library;
+BENCHMARKS.md#held-out-figures-and-the-thresholds-chosen-by-cross-validation) writes one JSON
+line per page, `{"id", "fold", "text"}`, each page's content found with the model trained
 on the other folds; this prints the held-out F1 overall and per page type, as run.py does.
 
     TEMPLEX_CV_OUT=/tmp/cv cargo test --release -p templex --lib -- --ignored \\
