@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """Choose page-level content's view shares by cross-validation by domain on WCXB dev and daniel-dev.
 
-Page-level content is the main container or the spread view (README, "Pages that spread their
-content"). The spread view wins when the container holds under ``spread`` of its words, or
-under ``sections`` of them while what the view adds has at least ``headings`` headings and under
-``links`` of its words in links; never when the container holds ``nav_words`` words or more, under
-``nav_own`` of them in links, and what the view adds is ``nav_links`` or more links
-(navigation beside an article). This script
-reads both views of every page (``templex content --spread 0`` and ``--spread 1``) and the
-figures the choice is made from (``-vv``'s "page-level views" line), then, in 5 folds by
-registrable domain (daniel-dev's by host), picks the grid point whose mean of the two sets'
-F1 is best on four folds and scores the fifth with it. It prints each fold's choice, the
-held-out F1 of each set, and scrapinghub-aeb's and trafilatura-eval's scores at the chosen
-point (the article sets the choice must not cost).
+Page-level content is the main container or the spread view (docs/main-content.md, "Pages that
+spread their content"; the values chosen and their held-out figures are in
+BENCHMARKS.md#held-out-figures-and-the-thresholds-chosen-by-cross-validation). The spread
+view wins when the container holds under ``spread`` of its words, or under ``sections`` of
+them while what the view adds has at least ``headings`` headings and under ``links`` of its
+words in links; never when the container holds ``nav_words`` words or more, under ``nav_own``
+of them in links, and what the view adds is ``nav_links`` or more links (navigation beside an
+article). This script reads both views of every page (``templex content --spread 0`` and
+``--spread 1``) and the figures the choice is made from (``-vv``'s "page-level views" line),
+then, in 5 folds by registrable domain (daniel-dev's by host), picks the grid point whose mean
+of the two sets' F1 is best on four folds and scores the fifth with it. It prints each fold's
+choice, the held-out F1 of each set, and scrapinghub-aeb's and trafilatura-eval's scores at
+the chosen point (the article sets the choice must not cost).
 
     cargo build --release -p templex-cli
     TEMPLEX_DATA=../shared/data bench/peers/.venv/bin/python bench/peers/viewcv.py

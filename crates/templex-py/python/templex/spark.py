@@ -8,9 +8,9 @@ site, so the job brings each site's records together before extracting::
       ──▶ Parquet: one row per input record (+ the learned templates, optionally)
 
 Run it in local mode with ``python -m templex.spark PATHS.txt OUT/`` or on a cluster with
-``spark-submit`` (README, "Spark"). Every decision depends on the records and their order
-alone, and that order is fixed (site, file, offset), so a task that Spark retries gives the
-same rows: Parquet output has no duplicates and loses nothing.
+``spark-submit`` (docs/python.md, "Spark: python -m templex.spark"). Every decision depends
+on the records and their order alone, and that order is fixed (site, file, offset), so a task
+that Spark retries gives the same rows: Parquet output has no duplicates and loses nothing.
 
 Sites with more than ``max_site_records`` records are split into shards by a hash of the
 URL: each shard is a uniform sample of its site and learns the site's templates from its own
