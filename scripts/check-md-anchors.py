@@ -2,8 +2,9 @@
 """Check links to Markdown files and their #anchors (GitHub-style heading slugs).
 
 Usage: scripts/check-md-anchors.py [FILE...]   (default: every tracked .md, .rs, .py, .sh,
-.json file). Finds `[text](path.md#anchor)`, `(#anchor)` and bare `path.md#anchor` mentions,
-resolves the path against the file's folder (then the repository root), and checks that the
+.json file). Finds Markdown links to a .md file (with or without an anchor), links to an
+anchor of the same page, and bare mentions of a .md path followed by "#" and an anchor; it
+resolves the path against the file's folder (then the repository root) and checks that the
 file exists and has a heading with that slug. Exit code 1 if any link does not resolve.
 """
 import re, subprocess, sys, unicodedata
