@@ -184,6 +184,13 @@ pub(super) const MIN_RECORDS: usize = 5;
 /// content found without them.
 pub(super) const RECORDS_OVER_PROSE: f64 = 3.0;
 
+/// The share of a kind's words above which its largest member is the page's content region
+/// and the others its chrome: layout, not records (old news sites lay a page out in
+/// class-less `<div>`s told apart by their ids). Chosen by 5-fold cross-validation by domain
+/// on WCXB dev and daniel-dev together (every fold picks it; 0.6 to 0.8 score alike;
+/// BENCHMARKS.md, "Held-out figures and the thresholds chosen by cross-validation").
+pub(super) const LAYOUT_SHARE: f64 = 0.7;
+
 /// The words of a container that is an article of its own whatever records the page lists
 /// elsewhere (its related and latest stories), with under [`OWN_ARTICLE_LINKS`] of them in
 /// links. Chosen with it by 5-fold cross-validation by domain on WCXB dev and daniel-dev
@@ -195,22 +202,25 @@ pub(super) const OWN_ARTICLE_LINKS: f64 = 0.3;
 
 /// A kind of record, as [`records`] groups them: tag and first class.
 type Kind<'a> = (&'a LocalName, &'a str);
-/// A kind's tally under one parent: children, children that read as records, words.
-type Tally = (usize, usize, u32);
+/// A kind's tally under one parent: children, children that read as records, words, the
+/// largest child's words.
+type Tally = (usize, usize, u32, u32);
 
 /// Add a run's tally to its kind's.
 fn add<'a>(groups: &mut rustc_hash::FxHashMap<Kind<'a>, Tally>, run: Option<(Kind<'a>, Tally)>) {
-    if let Some((key, (n, with_text, words))) = run {
-        let g = groups.entry(key).or_insert((0, 0, 0));
+    if let Some((key, (n, with_text, words, largest))) = run {
+        let g = groups.entry(key).or_insert((0, 0, 0, 0));
         g.0 += n;
         g.1 += with_text;
         g.2 += words;
+        g.3 = g.3.max(largest);
     }
 }
 
 /// The largest list of records on the page outside boilerplate: the element with the most
 /// words in at least [`MIN_RECORDS`] element children of one tag and first class, most of
-/// which read as records ([`is_record`]; menus are lists of bare links).
+/// which read as records ([`is_record`]; menus are lists of bare links) and none of which
+/// holds [`LAYOUT_SHARE`] of their words.
 pub(super) fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<Records> {
     let mut best: Option<Records> = None;
     let mut groups: rustc_hash::FxHashMap<Kind, Tally> = rustc_hash::FxHashMap::default();
@@ -249,14 +259,19 @@ pub(super) fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<
             if run.as_ref().is_some_and(|(k, _)| !same(k)) {
                 add(&mut groups, run.take());
             }
-            let g = &mut run.get_or_insert((key, (0, 0, 0))).1;
+            let g = &mut run.get_or_insert((key, (0, 0, 0, 0))).1;
             g.0 += 1;
             g.1 += usize::from(is_record(agg, c));
             g.2 += agg.words[ci];
+            g.3 = g.3.max(agg.words[ci]);
         }
         add(&mut groups, run);
-        for &(n, with_text, words) in groups.values() {
-            if n >= MIN_RECORDS && with_text * 2 >= n && words > best.map_or(0, |b| b.words) {
+        for &(n, with_text, words, largest) in groups.values() {
+            if n >= MIN_RECORDS
+                && with_text * 2 >= n
+                && f64::from(largest) < LAYOUT_SHARE * f64::from(words)
+                && words > best.map_or(0, |b| b.words)
+            {
                 best = Some(Records {
                     container: id,
                     words,
