@@ -4,9 +4,9 @@
     cargo build --release -p templex-cli
     bash bench/peers/setup.sh                                   # the peers' throwaway venv
     bench/peers/.venv/bin/pip install ./crates/templex-py       # the release wheel, same venv
-    bench/peers/.venv/bin/python bench/python/run.py [--repeat 3] [--datasets aeb,wcxb] [--batch]
+    bench/peers/.venv/bin/python bench/python/run.py [--repeat 3] [--datasets aeb,wcxb,daniel] [--batch]
 
-For each data set (scrapinghub-aeb, WCXB dev), every page is decoded once to a str (the peer
+For each data set (scrapinghub-aeb, WCXB dev, daniel-dev), every page is decoded once to a str (the peer
 benchmark's decoder) and each tool is called the same way on the same strings, in the same
 process, one after the other, `--repeat` times (the median pass is reported):
 templex.extract, trafilatura.extract, rs_trafilatura.extract and resiliparse's
@@ -42,6 +42,8 @@ def pages(ds: str, ddir: Path) -> list[Path]:
         return sorted((ddir / "pagelevel/scrapinghub-aeb/html").glob("*.html.gz"))
     if ds == "wcxb":
         return sorted((ddir / "pagelevel/wcxb-dev/html").glob("*.html.gz"))
+    if ds == "daniel":
+        return sorted((ddir / "pagelevel/daniel-dev/html").glob("*.html.gz"))
     raise SystemExit(f"unknown data set {ds}")
 
 
@@ -67,8 +69,11 @@ def tools() -> dict[str, Callable[[str], str]]:
 def speed(ds: str, files: list[Path], repeat: int) -> dict[str, float]:
     docs = [peers.decode_html(peers.read_bytes(f))[0] for f in files]
     ms: dict[str, list[float]] = {}
-    for _ in range(repeat):
-        for name, fn in tools().items():
+    fns = list(tools().items())
+    for r in range(repeat):
+        # Interleaved rounds, each tool leading in turn: drift of the machine (heat, other
+        # load) falls on every tool alike.
+        for name, fn in fns[r % len(fns):] + fns[: r % len(fns)]:
             t = time.perf_counter()
             for d in docs:
                 try:
@@ -134,7 +139,7 @@ def batch(ddir: Path, binary: Path, repeat: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--datasets", default="aeb,wcxb")
+    ap.add_argument("--datasets", default="aeb,wcxb,daniel")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--batch", action="store_true")
     ap.add_argument("--bin", type=Path, default=REPO / "target/release/templex")
