@@ -661,6 +661,7 @@ def run_dataset(ds, tools, peers, args, binary):
             proc_errors = []
             for opts, idx in ds.templex_calls:
                 log(f"{ds.name}: templex content {' '.join(opts)} on {len(idx)} pages ...")
+                opts = [*opts, *args.templex_args.split()]
                 res, w, rc, err_line = run_templex(binary, opts, [ds.pages[i].path for i in idx], args.templex_timeout)
                 wall += w
                 if rc != 0:
@@ -816,6 +817,8 @@ def main():
     ap.add_argument("--devgold-jsonl", type=Path, help="use this content export instead of running `templex eval --export-content`")
     ap.add_argument("--dump", help="write every extraction to DIR/<dataset>/<tool>.jsonl")
     ap.add_argument("--bootstrap", type=int, default=1000, help="bootstrap samples for the AEB-metric CI (0 = none)")
+    ap.add_argument("--templex-args", default="",
+                    help="extra options for every `templex content` call (experiments: '--spread 0')")
     ap.add_argument("--templex-timeout", type=int, default=3600, help="seconds per templex process")
     ap.add_argument("--no-urls", dest="urls", action="store_false",
                     help="do not pass page URLs to peers that take one (trafilatura, rs-trafilatura)")
