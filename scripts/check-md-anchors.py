@@ -7,17 +7,23 @@ anchor of the same page, and bare mentions of a .md path followed by "#" and an 
 resolves the path against the file's folder (then the repository root) and checks that the
 file exists and has a heading with that slug. Exit code 1 if any link does not resolve.
 """
-import re, subprocess, sys, unicodedata
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def slug(heading):
-    s = re.sub(r"<[^>]+>", "", heading)            # inline HTML
+def slug(heading: str) -> str:
+    s = re.sub(r"<[^>]+>", "", heading)  # inline HTML
     s = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", s)  # links keep their text
     s = s.strip().lower()
-    out = []
+    out: list[str] = []
     for ch in s:
         cat = unicodedata.category(ch)
         if ch in " -" or cat[0] in "LMN" or cat == "Pc":
@@ -25,12 +31,14 @@ def slug(heading):
     return "".join(out).replace(" ", "-")
 
 
-_anchors = {}
+_anchors: dict[Path, set[str]] = {}
 
 
-def anchors(path):
+def anchors(path: Path) -> set[str]:
     if path not in _anchors:
-        seen, found, fence = {}, set(), None
+        seen: dict[str, int] = {}
+        found: set[str] = set()
+        fence: str | None = None
         for line in path.read_text(encoding="utf-8").splitlines():
             m = re.match(r"^\s*(`{3,}|~{3,})", line)
             if m:
@@ -52,11 +60,13 @@ def anchors(path):
     return _anchors[path]
 
 
-LINK = re.compile(r"\]\(([^)\s]*?)(?:\s+\"[^\"]*\")?\)|(?<![\w/.-])([\w./-]+\.md#[\w%-]+)")
+LINK = re.compile(
+    r"\]\(([^)\s]*?)(?:\s+\"[^\"]*\")?\)|(?<![\w/.-])([\w./-]+\.md#[\w%-]+)"
+)
 
 
-def check(file):
-    bad = []
+def check(file: Path) -> list[tuple[int, str, str]]:
+    bad: list[tuple[int, str, str]] = []
     text = file.read_text(encoding="utf-8", errors="replace")
     for no, line in enumerate(text.splitlines(), 1):
         for m in LINK.finditer(line):
@@ -65,8 +75,12 @@ def check(file):
                 continue
             path, _, anchor = target.partition("#")
             if path and not path.endswith(".md"):
-                if (file.suffix == ".md" and m.group(1) and not (file.parent / path).exists()
-                        and not (ROOT / path).exists()):
+                if (
+                    file.suffix == ".md"
+                    and m.group(1)
+                    and not (file.parent / path).exists()
+                    and not (ROOT / path).exists()
+                ):
                     bad.append((no, target, "no such file"))
                 continue
             if path:
@@ -81,16 +95,32 @@ def check(file):
                     continue
                 dest = file
             if anchor and anchor.lower() not in anchors(dest):
-                bad.append((no, target, f"no heading '#{anchor}' in {dest.relative_to(ROOT)}"))
+                bad.append(
+                    (no, target, f"no heading '#{anchor}' in {dest.relative_to(ROOT)}")
+                )
     return bad
 
 
-def main(args):
+def main(args: list[str]) -> int:
     if args:
         files = [Path(a).resolve() for a in args]
     else:
-        listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "*.md", "*.rs", "*.py",
-                                 "*.sh", "*.json"], capture_output=True, text=True, check=True)
+        listed = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(ROOT),
+                "ls-files",
+                "*.md",
+                "*.rs",
+                "*.py",
+                "*.sh",
+                "*.json",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         files = [ROOT / f for f in listed.stdout.split()]
     failed = 0
     for f in files:

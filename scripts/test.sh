@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 PHASES_TITLE="scripts/test.sh"
 source scripts/lib/phases.sh
 
+phase "documentation links (README, docs/, BENCHMARKS, code comments)"
+python3 scripts/check-md-anchors.py
+
 phase "cargo test: build"
 cargo test --workspace --locked --no-run "$@"
 
