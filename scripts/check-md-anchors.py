@@ -95,9 +95,7 @@ def check(file: Path) -> list[tuple[int, str, str]]:
                     continue
                 dest = file
             if anchor and anchor.lower() not in anchors(dest):
-                bad.append(
-                    (no, target, f"no heading '#{anchor}' in {dest.relative_to(ROOT)}")
-                )
+                bad.append((no, target, f"no heading '#{anchor}' in {dest}"))
     return bad
 
 
@@ -125,7 +123,8 @@ def main(args: list[str]) -> int:
     failed = 0
     for f in files:
         for no, target, why in check(f):
-            print(f"{f.relative_to(ROOT)}:{no}: {target}: {why}")
+            where = f.relative_to(ROOT) if f.is_relative_to(ROOT) else f
+            print(f"{where}:{no}: {target}: {why}")
             failed += 1
     return 1 if failed else 0
 
