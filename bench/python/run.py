@@ -4,7 +4,7 @@
     cargo build --release -p templex-cli
     bash bench/peers/setup.sh                                   # the peers' throwaway venv
     bench/peers/.venv/bin/pip install ./crates/templex-py       # the release wheel, same venv
-    bench/peers/.venv/bin/python bench/python/run.py [--repeat 3] [--datasets aeb,wcxb,daniel] [--batch]
+    bench/peers/.venv/bin/python bench/python/run.py [--repeat 3] [--datasets aeb,wcxb,daniel] [--tools templex,resiliparse] [--batch]
 
 For each data set (scrapinghub-aeb, WCXB dev, daniel-dev), every page is decoded once to a str (the peer
 benchmark's decoder) and each tool is called the same way on the same strings, in the same
@@ -66,10 +66,10 @@ def tools() -> dict[str, Callable[[str], str]]:
     return out
 
 
-def speed(ds: str, files: list[Path], repeat: int) -> dict[str, float]:
+def speed(ds: str, files: list[Path], repeat: int, only: set[str]) -> dict[str, float]:
     docs = [peers.decode_html(peers.read_bytes(f))[0] for f in files]
     ms: dict[str, list[float]] = {}
-    fns = list(tools().items())
+    fns = [(k, f) for k, f in tools().items() if not only or k in only]
     for r in range(repeat):
         # Interleaved rounds, each tool leading in turn: drift of the machine (heat, other
         # load) falls on every tool alike.
@@ -142,13 +142,14 @@ def main() -> None:
     ap.add_argument("--datasets", default="aeb,wcxb,daniel")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--batch", action="store_true")
+    ap.add_argument("--tools", default="", help="comma list of the tools to time (default: all)")
     ap.add_argument("--bin", type=Path, default=REPO / "target/release/templex")
     a = ap.parse_args()
     ddir = peers.data_dir()
     print(f"templex {templex.__version__} (Python {sys.version.split()[0]})")
     for ds in filter(None, a.datasets.split(",")):
         files = pages(ds, ddir)
-        speed(ds, files, a.repeat)
+        speed(ds, files, a.repeat, set(filter(None, a.tools.split(","))))
         same_as_cli(ds, files, a.bin)
     if a.batch:
         batch(ddir, a.bin, a.repeat)
