@@ -53,7 +53,7 @@ fn kind_of(tag: &LocalName) -> BlockKind {
 }
 
 /// Count words (runs of alphanumerics; each CJK character counts as one) and punctuation.
-fn count(text: &str) -> (u32, u32) {
+pub(super) fn count(text: &str) -> (u32, u32) {
     let (mut words, mut punct, mut in_word) = (0u32, 0u32, false);
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -82,6 +82,8 @@ fn count(text: &str) -> (u32, u32) {
         if is_cjk(c) {
             words += 1;
             in_word = false;
+        } else if super::render::is_invisible_format(c) {
+            // A soft hyphen inside a word leaves one word ("Mit\u{ad}tel\u{ad}al\u{ad}ter").
         } else if c.is_alphanumeric() {
             if !in_word {
                 words += 1;

@@ -10,7 +10,7 @@ pub fn content_text(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool)
     let mut out = String::new();
     let mut line = String::new();
     walk(doc, root, keep, &mut |ev| match ev {
-        Event::Text(t) => line.push_str(t),
+        Event::Text(t) => push_shown(&mut line, t),
         Event::Break | Event::Open(..) | Event::Close(..) => {
             let t = collapse_whitespace(&line);
             if !t.is_empty() {
@@ -28,6 +28,22 @@ pub fn content_text(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool)
         out.pop();
     }
     out
+}
+
+/// Characters that only tell a browser where it may break or join a line (soft hyphens,
+/// word joiners, zero-width no-break spaces): a reader copying the text does not get them,
+/// and they would split the words a search for the text looks for ("Mit\u{ad}tel\u{ad}al\u{ad}ter").
+pub(super) fn is_invisible_format(c: char) -> bool {
+    matches!(c, '\u{ad}' | '\u{2060}' | '\u{feff}')
+}
+
+/// Append `t` without its [invisible formatting](is_invisible_format).
+fn push_shown(out: &mut String, t: &str) {
+    if t.contains(is_invisible_format) {
+        out.extend(t.chars().filter(|c| !is_invisible_format(*c)));
+    } else {
+        out.push_str(t);
+    }
 }
 
 enum Event<'a> {
@@ -103,9 +119,9 @@ pub(crate) fn content_markdown(
     walk(doc, root, keep, &mut |ev| match ev {
         Event::Text(t) => {
             if in_pre > 0 {
-                out.push_str(t);
+                push_shown(&mut out, t);
             } else {
-                line.push_str(t);
+                push_shown(&mut line, t);
             }
         }
         Event::Break => {
