@@ -184,6 +184,6 @@ pub mod dev {
     pub use crate::cluster::{ClusterConfig, Fingerprint, cluster};
     pub use crate::extract::page_content;
     pub use crate::mapping::{MapIndex, etdm};
-    pub use crate::pagelevel::sitelevel::sample_indices;
     pub use crate::pagelevel::{FEATURE_NAMES, NO_ROW, node_features};
+    pub use crate::stable_hash::sample_indices;
 }

@@ -11,6 +11,9 @@
 //! string there is the empty one). Sets whose order does not matter (class lists) are the
 //! XOR of their members' hashes.
 //!
+//! Page samples are reproducible the same way: [`sample_indices`] shuffles with splitmix64,
+//! not with a library's generator, so that a seed picks the same pages everywhere.
+//!
 //! XXH3 because it is specified (the xxHash specification, with reference test vectors), its
 //! pure-Rust crate is maintained and has no dependencies, and it is as fast as FxHash on the
 //! short inputs hashed per node (8–40 bytes) and faster on long ones (texts, page bodies).
@@ -28,6 +31,11 @@ pub const HASH_SCHEME: u32 = 1;
 /// The stable hash of raw bytes (one value: no length prefix needed).
 pub(crate) fn hash_bytes(b: &[u8]) -> u64 {
     xxh3_64(b)
+}
+
+/// The stable hash of a string's UTF-8 bytes (run keys, chunk texts).
+pub(crate) fn hash_str(s: &str) -> u64 {
+    hash_bytes(s.as_bytes())
 }
 
 /// The stable hash of two `u64`s, in order.
@@ -98,6 +106,26 @@ impl Encoder {
     pub(crate) fn finish(&self) -> u64 {
         xxh3_64(&self.buf)
     }
+}
+
+/// Pick `k` items out of `n` deterministically and spread out (a seeded shuffle), for
+/// sampling pages of a site.
+pub fn sample_indices(n: usize, k: usize, seed: u64) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+    // Fisher–Yates with splitmix64: reproducible across platforms and releases.
+    for i in (1..n).rev() {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        let j = (z % (i as u64 + 1)) as usize;
+        idx.swap(i, j);
+    }
+    idx.truncate(k.min(n));
+    idx.sort_unstable();
+    idx
 }
 
 #[cfg(test)]
@@ -193,10 +221,7 @@ mod tests {
             [0xc444_e6ca_4e25_64cd, 0xc4f7_7d84_0048_360d]
         );
         // Run keys are stable hashes of the run's description.
-        assert_eq!(
-            crate::pagelevel::sitelevel::stable_hash("run"),
-            0xafc3_b562_78c6_744e
-        );
+        assert_eq!(hash_str("run"), 0xafc3_b562_78c6_744e);
     }
 
     #[test]
@@ -210,5 +235,15 @@ mod tests {
         // Fingerprints ignore names with digits.
         let fp = crate::cluster::Fingerprint::of;
         assert_eq!(fp(&a), fp(&c));
+    }
+
+    #[test]
+    fn sampling_is_deterministic_and_bounded() {
+        let a = sample_indices(100, 10, 7);
+        assert_eq!(a, sample_indices(100, 10, 7));
+        assert_eq!(a.len(), 10);
+        assert!(a.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(sample_indices(5, 10, 1), vec![0, 1, 2, 3, 4]);
+        assert!(sample_indices(0, 3, 1).is_empty());
     }
 }

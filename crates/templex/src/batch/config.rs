@@ -114,7 +114,7 @@ impl Default for BatchConfig {
 pub(super) fn run_key(identity: &str, config: &BatchConfig) -> String {
     let settings = serde_json::to_string(config).unwrap_or_default();
     let desc = format!("{settings}\n{identity}");
-    format!("{:016x}", crate::pagelevel::sitelevel::stable_hash(&desc))
+    format!("{:016x}", crate::stable_hash::hash_str(&desc))
 }
 
 /// What the store records of a run's inputs: their count, or the stream's identity.

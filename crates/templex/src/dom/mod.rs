@@ -28,9 +28,8 @@ pub use lean::{parse_bytes_lean, parse_bytes_text, strip_raw_text};
 pub use parse::{parse_bytes, parse_str, parse_str_html5ever};
 #[cfg(feature = "eval")]
 pub use select::{Selector, SelectorError, select};
-pub(crate) use serialize::SerializeHook;
+pub(crate) use serialize::{SerializeHook, html_lengths};
 pub use sniff::not_html;
-pub(crate) use tags::is_void;
 pub(crate) use tree::{Attr, Element, Node, NodeData};
 pub use tree::{Document, NodeId, collapse_whitespace};
 

@@ -460,7 +460,7 @@ mod tests {
         let fold = |p: &pagelevel::GoldPage| {
             let host = p.url.as_ref().and_then(|u| u.host_str()).unwrap_or("");
             let domain = psl::domain_str(host).unwrap_or(host);
-            (crate::pagelevel::sitelevel::stable_hash(domain) % 5) as usize
+            (crate::stable_hash::hash_str(domain) % 5) as usize
         };
         let config = ContentConfig::default();
         // Each page is parsed and labelled once; every fold merges the others' samples.

@@ -12,7 +12,7 @@ use crate::dom::{Document, LocalName, NodeData, NodeId, deadline};
 use crate::extract::{Content, ContentConfig, NameHints, page_content};
 use crate::links::Site;
 
-use super::sitelevel::html_lengths;
+use crate::dom::html_lengths;
 
 /// Names of the features, in the order of `NodeFeatures::values`.
 pub const FEATURE_NAMES: &[&str] = &[

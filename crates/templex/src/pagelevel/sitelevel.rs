@@ -9,8 +9,9 @@
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
+use crate::dom::html_lengths;
 use crate::dom::{Document, NodeData, deadline};
-use crate::stable_hash::{hash_bytes, hash_pair};
+use crate::stable_hash::hash_pair;
 
 /// Settings of SITELEVEL.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -48,41 +49,6 @@ pub(crate) fn node_hashes(doc: &Document) -> Vec<u64> {
         .zip(&sig.subtree)
         .map(|(p, s)| hash_pair(*p, *s))
         .collect()
-}
-
-/// Approximate serialized HTML length of every node's subtree (tags, attributes, text,
-/// comments), computed bottom-up in one pass: the measure of the 85 % rule.
-pub(crate) fn html_lengths(doc: &Document) -> Vec<u64> {
-    let mut len = vec![0u64; doc.len()];
-    for id in doc.ids().rev() {
-        if deadline::due(id.index()) {
-            break;
-        }
-        let own = match &doc.node(id).data {
-            NodeData::Element(e) => {
-                let tag = e.name.local.len() as u64;
-                let attrs: u64 = e
-                    .attrs
-                    .iter()
-                    .map(|a| 4 + a.name.local.len() as u64 + a.value.len() as u64)
-                    .sum();
-                let end = if crate::dom::is_void(&e.name.local) {
-                    0
-                } else {
-                    3 + tag
-                };
-                2 + tag + attrs + end
-            }
-            NodeData::Text(r) => (r.end - r.start) as u64,
-            NodeData::Comment(r) => 7 + (r.end - r.start) as u64,
-            _ => 0,
-        };
-        len[id.index()] += own;
-        if let Some(p) = doc.parent(id) {
-            len[p.index()] += len[id.index()];
-        }
-    }
-    len
 }
 
 /// Document frequencies of node hashes over a set of pages (SITELEVEL's first pass).
@@ -264,38 +230,6 @@ pub(crate) fn cover_rule(doc: &Document, frequent: &[bool], cover: f64) -> Vec<b
     template
 }
 
-/// Pick `k` items out of `n` deterministically and spread out (a seeded shuffle), for
-/// sampling pages of a site.
-pub fn sample_indices(n: usize, k: usize, seed: u64) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..n).collect();
-    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
-    // Fisher–Yates with splitmix64: reproducible across platforms and releases.
-    for i in (1..n).rev() {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        let j = (z % (i as u64 + 1)) as usize;
-        idx.swap(i, j);
-    }
-    idx.truncate(k.min(n));
-    idx.sort_unstable();
-    idx
-}
-
-/// A stable 64-bit hash of a string's UTF-8 bytes (run keys, chunk texts; the store's
-/// hash scheme, [`HASH_SCHEME`](crate::HASH_SCHEME)).
-pub(crate) fn stable_hash(s: &str) -> u64 {
-    hash_bytes(s.as_bytes())
-}
-
-/// A stable 64-bit hash of bytes (page bodies; the store's
-/// hash scheme, [`HASH_SCHEME`](crate::HASH_SCHEME)).
-pub(crate) fn stable_hash_bytes(b: &[u8]) -> u64 {
-    hash_bytes(b)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,15 +318,5 @@ mod tests {
         assert_eq!(s.threshold(&cfg), 4);
         assert_eq!(s.frequency(1), 10);
         assert_eq!(s.frequency(3), 0);
-    }
-
-    #[test]
-    fn sampling_is_deterministic_and_bounded() {
-        let a = sample_indices(100, 10, 7);
-        assert_eq!(a, sample_indices(100, 10, 7));
-        assert_eq!(a.len(), 10);
-        assert!(a.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(sample_indices(5, 10, 1), vec![0, 1, 2, 3, 4]);
-        assert!(sample_indices(0, 3, 1).is_empty());
     }
 }

@@ -8,10 +8,11 @@ use url::Url;
 use super::features::node_features;
 use super::model::TrainingSet;
 use super::parallel::map_in_order;
-use super::sitelevel::{SiteLevel, SiteLevelConfig, node_hashes, sample_indices, stable_hash};
+use super::sitelevel::{SiteLevel, SiteLevelConfig, node_hashes};
 use crate::cluster::{ClusterConfig, Fingerprint, cluster};
 use crate::dom::{Document, parse_bytes};
 use crate::source::{LoadError, MirrorSource};
+use crate::stable_hash::{hash_str, sample_indices};
 
 /// How pages of a site are sampled for SITELEVEL and for samples.
 #[derive(Debug, Clone)]
@@ -256,7 +257,7 @@ pub(crate) fn gold_word_shares(
     gold: &str,
 ) -> Vec<(u32, u32)> {
     use rustc_hash::FxHashSet;
-    let key = |a: &str, b: &str, c: &str| stable_hash(&format!("{a}\u{1}{b}\u{1}{c}"));
+    let key = |a: &str, b: &str, c: &str| hash_str(&format!("{a}\u{1}{b}\u{1}{c}"));
     let g: Vec<String> = words(gold).collect();
     let trigrams: FxHashSet<u64> = g.windows(3).map(|w| key(&w[0], &w[1], &w[2])).collect();
     // The page's visible words in order, with the text node holding each.

@@ -7,8 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::text::{has_visible_text, image_text, normalize_into};
 use crate::dom::tags::{is_block, is_invisible};
 use crate::dom::{Document, LocalName, NodeData, NodeId, deadline};
-use crate::pagelevel::sitelevel::stable_hash;
-use crate::stable_hash::Encoder;
+use crate::stable_hash::{Encoder, hash_str};
 
 /// Version of the chunk key computation. Stored in every
 /// [`TableChunkModel`](super::TableChunkModel): keys are hashes, and a model whose keys were
@@ -237,7 +236,7 @@ fn walk_chunks(
         let text_hash = match last_hash {
             Some(h) if last_text == text => h,
             _ => {
-                let h = stable_hash(&text);
+                let h = hash_str(&text);
                 last_text.clone_from(&text);
                 last_hash = Some(h);
                 h

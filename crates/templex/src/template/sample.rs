@@ -143,7 +143,7 @@ pub(crate) fn site_sample(
     let listed = source.page_urls().map(|urls| {
         let site = Site::of(key_url);
         let urls: Vec<Url> = urls.into_iter().filter(|u| site.contains(u)).collect();
-        crate::pagelevel::sitelevel::sample_indices(urls.len(), n, seed)
+        crate::stable_hash::sample_indices(urls.len(), n, seed)
             .into_iter()
             .map(|i| urls[i].clone())
             .collect::<Vec<_>>()

@@ -12,7 +12,7 @@ use crate::dom::{Document, parse_bytes_lean};
 use crate::mapping::{MapIndex, Mapping};
 use crate::method::Method;
 use crate::pagelevel::SiteLevelModel;
-use crate::pagelevel::sitelevel::stable_hash_bytes;
+use crate::stable_hash::hash_bytes;
 use crate::template::{Guard, TemplateConfig, protect_main_content, vote};
 
 /// A page kept as a reference of its template cluster: pages of the cluster are mapped
@@ -62,10 +62,7 @@ impl HybExModel {
             .collect();
         HybExModel {
             prints: docs.iter().map(Fingerprint::of).collect(),
-            bodies: references
-                .iter()
-                .map(|r| stable_hash_bytes(&r.body))
-                .collect(),
+            bodies: references.iter().map(|r| hash_bytes(&r.body)).collect(),
             docs,
             references,
             sitelevel,
@@ -99,7 +96,7 @@ impl HybExModel {
         // references are the pool's pages least like this one that still pass the template
         // guard: pages of its own type would share its type's content ("Add to cart",
         // "Reviews") and vote it template. Never itself.
-        let own = stable_hash_bytes(page.body);
+        let own = hash_bytes(page.body);
         let mut order: Vec<(f64, usize)> = self
             .prints
             .iter()
