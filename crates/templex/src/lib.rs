@@ -108,10 +108,11 @@ pub use crate::siblings::{LinkOrder, SiblingRule, StopReason};
 // ---- 4. Templates: every method, one entry point ----
 pub use crate::method::{Method, UnknownMethod};
 pub use crate::pagelevel::{
-    Model as PageLevelModel, ModelError as PageLevelModelError, PageLevelConfig, SiteLevelConfig,
-    Wrappers, detect as detect_page_level,
+    Model as PageLevelModel, ModelError as PageLevelModelError, PageLevelConfig, Wrappers,
+    detect as detect_page_level,
 };
 pub use crate::tablechunk::{Boundaries, ChunkKeys, Chunking, MaskRules, TableChunkConfig};
+pub use crate::template::sitelevel::SiteLevelConfig;
 pub use crate::template::{TemplateConfig, TemplateResult, TemplateRule, extract_template};
 
 // ---- 5. Main content of one page ----

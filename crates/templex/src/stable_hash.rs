@@ -183,7 +183,7 @@ mod tests {
     fn document_hashes_are_pinned() {
         let doc = page();
         let sig = doc.signatures();
-        let nodes = crate::pagelevel::sitelevel::node_hashes(&doc);
+        let nodes = crate::template::sitelevel::node_hashes(&doc);
         let div = first(&doc, "div").index();
         let home = doc.children(first(&doc, "a")).next().unwrap().index();
         // Element: tag, id, class set; text: kind and trimmed text.

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::cluster::ClusterConfig;
 use crate::extract::ContentConfig;
 use crate::method::Method;
-use crate::pagelevel::SiteLevelConfig;
+use crate::template::sitelevel::SiteLevelConfig;
 
 /// Settings of a batch run.
 #[derive(Debug, Clone, Serialize)]

@@ -4,7 +4,7 @@
 //! regression ([`isotonic`]), which also segments the page; nodes whose smoothed score reaches
 //! the threshold are template.
 //!
-//! The classifier is trained on labels that SITELEVEL ([`sitelevel`]) derives automatically
+//! The classifier is trained on labels that SITELEVEL ([`crate::template::sitelevel`]) derives automatically
 //! from whole sites ([`training`], `templex train`); the trained model ships with templex
 //! ([`Model::builtin`]).
 //!
@@ -16,7 +16,6 @@ pub(crate) mod features;
 pub(crate) mod isotonic;
 pub(crate) mod model;
 mod parallel;
-pub(crate) mod sitelevel;
 pub(crate) mod training;
 pub(crate) mod trees;
 
@@ -30,8 +29,6 @@ use crate::extract::Content;
 
 pub use features::{FEATURE_NAMES, NO_ROW, node_features};
 pub use model::{Model, ModelError, TrainConfig, TrainingInfo, TrainingSet, train};
-pub use sitelevel::SiteLevelConfig;
-pub(crate) use sitelevel::{SiteLevel, SiteLevelModel};
 pub use training::{GoldPage, content_samples, gold_samples, read_gold_pages};
 pub use trees::{Forest, ForestConfig, ForestMemo, train_forest};
 

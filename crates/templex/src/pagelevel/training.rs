@@ -8,11 +8,11 @@ use url::Url;
 use super::features::node_features;
 use super::model::TrainingSet;
 use super::parallel::map_in_order;
-use super::sitelevel::{SiteLevel, SiteLevelConfig, node_hashes};
 use crate::cluster::{ClusterConfig, Fingerprint, cluster};
 use crate::dom::{Document, parse_bytes};
 use crate::source::{LoadError, MirrorSource};
 use crate::stable_hash::{hash_str, sample_indices};
+use crate::template::sitelevel::{SiteLevel, SiteLevelConfig, node_hashes};
 
 /// How pages of a site are sampled for SITELEVEL and for samples.
 #[derive(Debug, Clone)]

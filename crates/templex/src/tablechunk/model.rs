@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::chunking::{Chunk, Chunking, KEY_SCHEME, page_chunks, page_keys, page_mask_chunks};
 use super::mask::{MaskRules, chunk_mask, template_share};
 use crate::dom::Document;
-use crate::pagelevel::sitelevel::{SiteLevel, df_threshold};
+use crate::template::frequency::{DocFrequencies, df_threshold};
 
 /// Settings of `learn`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -39,7 +39,7 @@ impl Default for TableChunkConfig {
 #[derive(Debug, Clone)]
 pub(crate) struct TableChunkLearner {
     config: TableChunkConfig,
-    df: SiteLevel,
+    df: DocFrequencies,
 }
 
 impl TableChunkLearner {
@@ -47,7 +47,7 @@ impl TableChunkLearner {
     pub(crate) fn new(config: TableChunkConfig) -> Self {
         TableChunkLearner {
             config,
-            df: SiteLevel::new(),
+            df: DocFrequencies::new(),
         }
     }
 

@@ -21,10 +21,12 @@
 
 #[cfg(test)]
 mod deadline_tests;
+pub(crate) mod frequency;
 mod mapped;
 pub(crate) mod model;
 mod protect;
 mod sample;
+pub(crate) mod sitelevel;
 #[cfg(test)]
 mod tests;
 mod vote;
@@ -41,7 +43,7 @@ use crate::mapping::Equality;
 use crate::page::{
     ContentTimings, PageContent, page_level_content, page_level_content_with_template,
 };
-use crate::pagelevel::{Model, PageLevelConfig, Segment, SiteLevelConfig};
+use crate::pagelevel::{Model, PageLevelConfig, Segment};
 use crate::siblings::cs::{CsConfig, LinkOrder, SiblingRule, StopReason};
 use crate::sitecontent::SiteContent;
 use crate::source::{LoadError, LoadStats, PageSource};
@@ -50,7 +52,8 @@ use crate::tablechunk::TableChunkConfig;
 pub(crate) use mapped::Guard;
 use mapped::mapping_template;
 pub(crate) use protect::protect_main_content;
-use sample::{sitelevel_template, tablechunk_template};
+use sample::tablechunk_template;
+use sitelevel::{SiteLevelConfig, sitelevel_template};
 pub use vote::TemplateRule;
 pub(crate) use vote::vote;
 

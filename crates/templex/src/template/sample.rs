@@ -1,5 +1,6 @@
-//! The methods that learn from a sample of the key page's site (SITELEVEL, table chunks):
-//! the sample, then the learned model applied to the key page.
+//! What the methods that learn from a sample of the key page's site (SITELEVEL,
+//! [`super::sitelevel`]; table chunks) share: the sample, then the template the method learns
+//! from it applied to the key page.
 
 use std::time::{Duration, Instant};
 
@@ -8,13 +9,12 @@ use url::Url;
 use super::{Method, TemplateConfig, TemplateResult, lone_result};
 use crate::dom::Document;
 use crate::extract::ContentConfig;
-use crate::pagelevel::SiteLevel;
 use crate::source::PageSource;
 
 /// The methods that learn from a sample of the key page's template cluster (SITELEVEL,
 /// table chunks): load the sample, let `learn` make the key page's template (and notes) from
 /// the key page and the sample, time both phases.
-fn sample_template(
+pub(super) fn sample_template(
     method: Method,
     source: &dyn PageSource,
     key_url: &Url,
@@ -53,33 +53,6 @@ fn sample_template(
     }
     result.notes.extend(learn_note);
     result
-}
-
-/// SITELEVEL: hash the key page and a sample of its site's pages; recurring fragments are
-/// template.
-pub(super) fn sitelevel_template(
-    source: &dyn PageSource,
-    key_url: &Url,
-    doc: Document,
-    key_page: Duration,
-    config: &TemplateConfig,
-) -> TemplateResult {
-    sample_template(
-        Method::SiteLevel,
-        source,
-        key_url,
-        doc,
-        key_page,
-        config,
-        |doc, sample| {
-            let mut freq = SiteLevel::new();
-            freq.add(doc);
-            for d in sample {
-                freq.add(d);
-            }
-            (freq.template_mask(doc, &config.sitelevel), None)
-        },
-    )
 }
 
 /// Table text chunks: learn the chunks recurring on the key page and a sample of its

@@ -11,8 +11,8 @@ use crate::cluster::Fingerprint;
 use crate::dom::{Document, parse_bytes_lean};
 use crate::mapping::{MapIndex, Mapping};
 use crate::method::Method;
-use crate::pagelevel::SiteLevelModel;
 use crate::stable_hash::hash_bytes;
+use crate::template::sitelevel::SiteLevelModel;
 use crate::template::{Guard, TemplateConfig, protect_main_content, vote};
 
 /// A page kept as a reference of its template cluster: pages of the cluster are mapped

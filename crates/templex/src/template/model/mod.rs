@@ -21,12 +21,11 @@ use crate::cluster::Fingerprint;
 use crate::dom::Document;
 use crate::mapping::MapIndex;
 use crate::method::Method;
-use crate::pagelevel::sitelevel::node_hashes;
-use crate::pagelevel::{SiteLevel, SiteLevelConfig, SiteLevelModel};
 use crate::tablechunk::{
     Chunking, KEY_SCHEME, TableChunkConfig, TableChunkLearner, TableChunkModel,
 };
 use crate::template::protect_main_content;
+use crate::template::sitelevel::{SiteLevel, SiteLevelConfig, SiteLevelModel, node_hashes};
 
 pub(crate) use hybex::{HybExModel, ReferencePage};
 

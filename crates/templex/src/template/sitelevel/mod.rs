@@ -3,15 +3,34 @@
 //! θ fraction of the pages is template; so is every element with more than 85 % of its HTML
 //! inside such nodes.
 //!
-//! The frequent hashes are the learned template of a page cluster: [`SiteLevel::model`] keeps
-//! only them, so that applying a learned template to a new page is one hashing pass.
+//! Learn → model → mask:
+//! * **learn**: [`SiteLevel`] counts the [`node_hashes`] of a set of pages (their document
+//!   frequencies, [`super::frequency`]);
+//! * **model**: the frequent hashes are the learned template of a page cluster:
+//!   [`SiteLevel::model`] keeps only them ([`SiteLevelModel`], what batch mode stores), so
+//!   that applying a learned template to a new page is one hashing pass;
+//! * **mask**: [`SiteLevel::template_mask`], [`SiteLevelModel::template_mask`]: the frequent
+//!   nodes, then the 85 % rule ([`cover_rule`]).
+//!
+//! From a key page ([`crate::extract_template`]), [`sitelevel_template`] learns from the key
+//! page and a sample of its site ([`super::sample`]) and masks the key page.
 
-use rustc_hash::FxHashMap;
+mod model;
+
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
+use url::Url;
 
+use super::frequency::{DocFrequencies, df_threshold};
+use super::sample::sample_template;
+use super::{Method, TemplateConfig, TemplateResult};
 use crate::dom::html_lengths;
 use crate::dom::{Document, NodeData, deadline};
+use crate::source::PageSource;
 use crate::stable_hash::hash_pair;
+
+pub(crate) use model::SiteLevelModel;
 
 /// Settings of SITELEVEL.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -51,13 +70,10 @@ pub(crate) fn node_hashes(doc: &Document) -> Vec<u64> {
         .collect()
 }
 
-/// Document frequencies of node hashes over a set of pages (SITELEVEL's first pass).
+/// SITELEVEL's first pass: the document frequencies of node hashes over a set of pages.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SiteLevel {
-    pages: usize,
-    /// Per hash: on how many pages it occurs, and the last page (numbered from 1) that
-    /// counted it, so that a page counts each hash once without a set of its own.
-    df: FxHashMap<u64, (u32, u32)>,
+    freq: DocFrequencies,
 }
 
 impl SiteLevel {
@@ -73,53 +89,22 @@ impl SiteLevel {
 
     /// Count a page given its [`node_hashes`] (when the caller needs them anyway).
     pub(crate) fn add_hashes(&mut self, hashes: &[u64]) {
-        self.pages += 1;
-        let page = u32::try_from(self.pages).unwrap_or(u32::MAX);
-        for &h in hashes {
-            let (count, last) = self.df.entry(h).or_insert((0, 0));
-            if *last != page {
-                *last = page;
-                *count += 1;
-            }
-        }
+        self.freq.add_hashes(hashes);
     }
 
     /// Pages counted.
     pub(crate) fn pages(&self) -> usize {
-        self.pages
+        self.freq.pages()
     }
 
     /// On how many pages a hash occurs.
     pub(crate) fn frequency(&self, hash: u64) -> u32 {
-        self.df.get(&hash).map_or(0, |e| e.0)
+        self.freq.frequency(hash)
     }
 
     /// The smallest page count that makes a hash template under `config`.
     pub(crate) fn threshold(&self, config: &SiteLevelConfig) -> u32 {
-        df_threshold(self.pages, config.theta, config.min_pages)
-    }
-
-    /// The hashes occurring on at least `min_df` pages with their document frequencies,
-    /// sorted by hash (ready for binary search and for storage).
-    pub(crate) fn frequent(&self, min_df: u32) -> Vec<(u64, u32)> {
-        let mut out: Vec<(u64, u32)> = self
-            .df
-            .iter()
-            .filter(|(_, (df, _))| *df >= min_df)
-            .map(|(h, (df, _))| (*h, *df))
-            .collect();
-        out.sort_unstable();
-        out
-    }
-
-    /// The learned template: the frequent hashes only, ready to apply to any page.
-    pub(crate) fn model(&self, config: &SiteLevelConfig) -> SiteLevelModel {
-        let t = self.threshold(config);
-        SiteLevelModel {
-            pages: self.pages,
-            cover: config.cover,
-            hashes: self.frequent(t).into_iter().map(|(h, _)| h).collect(),
-        }
+        df_threshold(self.pages(), config.theta, config.min_pages)
     }
 
     /// Template mask of a page under `config` (the page may or may not have been counted).
@@ -128,56 +113,6 @@ impl SiteLevel {
         let hashes = node_hashes(doc);
         let frequent: Vec<bool> = hashes.iter().map(|h| self.frequency(*h) >= t).collect();
         cover_rule(doc, &frequent, config.cover)
-    }
-}
-
-/// The smallest document frequency that counts as "recurring" on `pages` pages: a `fraction`
-/// of them (rounded up, at least 1), and never fewer than `min_pages` — with two pages and a
-/// low fraction a single page would otherwise make everything template. A fraction rather
-/// than a fixed count, because the same count means "nearly all" on a small cluster and
-/// "a few" on a large one.
-pub(crate) fn df_threshold(pages: usize, fraction: f64, min_pages: usize) -> u32 {
-    let fraction = if fraction.is_finite() {
-        fraction.clamp(0.0, 1.0)
-    } else {
-        1.0
-    };
-    let by_fraction = (fraction * pages as f64 - 1e-9).ceil().max(1.0) as u32;
-    by_fraction.max(min_pages.min(u32::MAX as usize) as u32)
-}
-
-/// A learned SITELEVEL template: the set of frequent node hashes of a page cluster.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SiteLevelModel {
-    /// Pages the template was learned from.
-    pub pages: usize,
-    /// The 85 % rule's share.
-    pub cover: f64,
-    /// Frequent node hashes, sorted (binary search).
-    pub hashes: Vec<u64>,
-}
-
-impl SiteLevelModel {
-    /// Template mask of a page: nodes whose hash is frequent, plus the 85 % rule.
-    pub fn template_mask(&self, doc: &Document) -> Vec<bool> {
-        let frequent: Vec<bool> = node_hashes(doc)
-            .iter()
-            .map(|h| self.hashes.binary_search(h).is_ok())
-            .collect();
-        cover_rule(doc, &frequent, self.cover)
-    }
-
-    /// Share of the page's nodes the template knows: how well a page fits this template.
-    pub fn fit(&self, doc: &Document) -> f64 {
-        let hashes = node_hashes(doc);
-        if hashes.is_empty() {
-            return 0.0;
-        }
-        let known = hashes
-            .iter()
-            .filter(|h| self.hashes.binary_search(h).is_ok())
-            .count();
-        known as f64 / hashes.len() as f64
     }
 }
 
@@ -228,6 +163,33 @@ pub(crate) fn cover_rule(doc: &Document, frequent: &[bool], cover: f64) -> Vec<b
     // An element the 85 % rule marks keeps its uncovered parts (the < 15 %) as they are:
     // the rule labels the container, not the content it tolerates.
     template
+}
+
+/// SITELEVEL: hash the key page and a sample of its site's pages; recurring fragments are
+/// template.
+pub(super) fn sitelevel_template(
+    source: &dyn PageSource,
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+) -> TemplateResult {
+    sample_template(
+        Method::SiteLevel,
+        source,
+        key_url,
+        doc,
+        key_page,
+        config,
+        |doc, sample| {
+            let mut freq = SiteLevel::new();
+            freq.add(doc);
+            for d in sample {
+                freq.add(d);
+            }
+            (freq.template_mask(doc, &config.sitelevel), None)
+        },
+    )
 }
 
 #[cfg(test)]
