@@ -72,7 +72,6 @@ mod source;
 mod stable_hash;
 #[cfg(feature = "batch")]
 mod store;
-mod tablechunk;
 mod template;
 #[cfg(test)]
 mod test_support;
@@ -111,8 +110,10 @@ pub use crate::pagelevel::{
     Model as PageLevelModel, ModelError as PageLevelModelError, PageLevelConfig, Wrappers,
     detect as detect_page_level,
 };
-pub use crate::tablechunk::{Boundaries, ChunkKeys, Chunking, MaskRules, TableChunkConfig};
 pub use crate::template::sitelevel::SiteLevelConfig;
+pub use crate::template::tablechunk::{
+    Boundaries, ChunkKeys, Chunking, MaskRules, TableChunkConfig,
+};
 pub use crate::template::{TemplateConfig, TemplateResult, TemplateRule, extract_template};
 
 // ---- 5. Main content of one page ----

@@ -217,7 +217,7 @@ mod tests {
         );
         // Table chunk keys (stored in table-chunk templates).
         assert_eq!(
-            crate::tablechunk::page_keys(&doc, &Default::default()),
+            crate::template::tablechunk::page_keys(&doc, &Default::default()),
             [0xc444_e6ca_4e25_64cd, 0xc4f7_7d84_0048_360d]
         );
         // Run keys are stable hashes of the run's description.

@@ -67,7 +67,7 @@ pub struct BatchConfig {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub rest: bool,
     /// Table text chunk settings.
-    pub tablechunk: crate::tablechunk::TableChunkConfig,
+    pub tablechunk: crate::template::tablechunk::TableChunkConfig,
     /// What one page may cost; a page over it (or not HTML) is an error record. Not part of
     /// the run key: a time budget cannot promise the same output twice anyway.
     #[serde(skip)]
@@ -101,7 +101,7 @@ impl Default for BatchConfig {
             protect_content: false,
             markdown: false,
             rest: false,
-            tablechunk: crate::tablechunk::TableChunkConfig::default(),
+            tablechunk: crate::template::tablechunk::TableChunkConfig::default(),
             budget: crate::Budget::DEFAULT,
             fingerprint: Some(crate::FingerprintConfig::default()),
         }

@@ -1000,8 +1000,8 @@ fn text_parse_reads_like_lean_parse_on_every_site_page() {
             f.display()
         );
         assert_eq!(
-            crate::tablechunk::page_chunks(&lean, &chunking),
-            crate::tablechunk::page_chunks(&text, &chunking),
+            crate::template::tablechunk::page_chunks(&lean, &chunking),
+            crate::template::tablechunk::page_chunks(&text, &chunking),
             "{}",
             f.display()
         );

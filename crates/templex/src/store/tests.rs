@@ -398,9 +398,9 @@ fn corrupt_rows_and_newer_schemas_are_errors() {
             hashes: vec![4, 8],
         },
     ));
-    let chunks = LearnedModel::TableChunk(crate::tablechunk::TableChunkModel {
+    let chunks = LearnedModel::TableChunk(crate::template::tablechunk::TableChunkModel {
         chunks: vec![(3, 7), (9, 2)],
-        ..crate::tablechunk::learn(std::iter::empty(), &Default::default())
+        ..crate::template::tablechunk::learn(std::iter::empty(), &Default::default())
     });
     let e = chunks.encode();
     assert_eq!(

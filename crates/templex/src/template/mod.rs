@@ -21,12 +21,13 @@
 
 #[cfg(test)]
 mod deadline_tests;
-pub(crate) mod frequency;
+mod frequency;
 mod mapped;
 pub(crate) mod model;
 mod protect;
 mod sample;
 pub(crate) mod sitelevel;
+pub(crate) mod tablechunk;
 #[cfg(test)]
 mod tests;
 mod vote;
@@ -47,13 +48,12 @@ use crate::pagelevel::{Model, PageLevelConfig, Segment};
 use crate::siblings::cs::{CsConfig, LinkOrder, SiblingRule, StopReason};
 use crate::sitecontent::SiteContent;
 use crate::source::{LoadError, LoadStats, PageSource};
-use crate::tablechunk::TableChunkConfig;
 
 pub(crate) use mapped::Guard;
 use mapped::mapping_template;
 pub(crate) use protect::protect_main_content;
-use sample::tablechunk_template;
 use sitelevel::{SiteLevelConfig, sitelevel_template};
+use tablechunk::{TableChunkConfig, tablechunk_template};
 pub use vote::TemplateRule;
 pub(crate) use vote::vote;
 

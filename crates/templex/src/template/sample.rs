@@ -1,5 +1,5 @@
 //! What the methods that learn from a sample of the key page's site (SITELEVEL,
-//! [`super::sitelevel`]; table chunks) share: the sample, then the template the method learns
+//! [`super::sitelevel`]; table chunks, [`super::tablechunk`]) share: the sample, then the template the method learns
 //! from it applied to the key page.
 
 use std::time::{Duration, Instant};
@@ -53,37 +53,6 @@ pub(super) fn sample_template(
     }
     result.notes.extend(learn_note);
     result
-}
-
-/// Table text chunks: learn the chunks recurring on the key page and a sample of its
-/// template cluster, apply them to the key page.
-pub(super) fn tablechunk_template(
-    source: &dyn PageSource,
-    key_url: &Url,
-    doc: Document,
-    key_page: Duration,
-    config: &TemplateConfig,
-) -> TemplateResult {
-    sample_template(
-        Method::TableChunk,
-        source,
-        key_url,
-        doc,
-        key_page,
-        config,
-        |doc, sample| {
-            let model =
-                crate::tablechunk::learn(std::iter::once(doc).chain(sample), &config.tablechunk);
-            let by_fraction = (config.tablechunk.fraction * model.pages as f64).ceil();
-            let note = (!sample.is_empty() && by_fraction < f64::from(model.threshold)).then(|| {
-            format!(
-                "only {} pages share the key page's template: a chunk must recur on {} of them",
-                model.pages, model.threshold
-            )
-        });
-            (model.template_mask(doc), note)
-        },
-    )
 }
 
 /// Up to `n` other pages of the key page's site that share its template (their template

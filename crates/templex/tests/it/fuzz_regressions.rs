@@ -64,7 +64,7 @@ fn replays_run_on_small_inputs() {
 // becomes U+FFFD (3 bytes), windows-1252 bytes 0x80-0x9F become 2- and 3-byte characters.
 
 // The finding's unit tests, on `image_name_words` and `informative_alt` themselves, are in
-// `src/tablechunk/text.rs`.
+// `src/template/tablechunk/text.rs`.
 
 #[test]
 fn finding_1_template_minimized() {

@@ -21,11 +21,11 @@ use crate::cluster::Fingerprint;
 use crate::dom::Document;
 use crate::mapping::MapIndex;
 use crate::method::Method;
-use crate::tablechunk::{
-    Chunking, KEY_SCHEME, TableChunkConfig, TableChunkLearner, TableChunkModel,
-};
 use crate::template::protect_main_content;
 use crate::template::sitelevel::{SiteLevel, SiteLevelConfig, SiteLevelModel, node_hashes};
+use crate::template::tablechunk::{
+    Chunking, KEY_SCHEME, TableChunkConfig, TableChunkLearner, TableChunkModel,
+};
 
 pub(crate) use hybex::{HybExModel, ReferencePage};
 
@@ -266,7 +266,7 @@ impl LearnedModel {
 /// its SITELEVEL node hashes (the others).
 pub(crate) fn learn_keys(method: Method, doc: &Document, chunking: &Chunking) -> Vec<u64> {
     match method {
-        Method::TableChunk => crate::tablechunk::page_keys(doc, chunking),
+        Method::TableChunk => crate::template::tablechunk::page_keys(doc, chunking),
         _ => node_hashes(doc),
     }
 }

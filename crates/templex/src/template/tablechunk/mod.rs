@@ -30,6 +30,10 @@
 //! page in the key, the bottom bar is a template chunk of its own (it recurs on its own), and
 //! a content "Home" in the article, or in the content cell after the menu cell of a layout
 //! table, has a key no other page shares.
+//!
+//! From a key page ([`crate::extract_template`]), [`tablechunk_template`] learns from the key
+//! page and a sample of its template cluster ([`super::sample`]) and masks the key page;
+//! batch mode learns a [`TableChunkModel`] per template cluster and stores it.
 
 mod chunking;
 mod mask;
@@ -38,6 +42,15 @@ mod model;
 mod tests;
 mod text;
 
+use std::time::Duration;
+
+use url::Url;
+
+use super::sample::sample_template;
+use super::{Method, TemplateConfig, TemplateResult};
+use crate::dom::Document;
+use crate::source::PageSource;
+
 #[cfg(test)]
 pub(crate) use chunking::page_chunks;
 pub use chunking::{Boundaries, ChunkKeys, Chunking};
@@ -45,3 +58,33 @@ pub(crate) use chunking::{KEY_SCHEME, page_keys};
 pub use mask::MaskRules;
 pub use model::TableChunkConfig;
 pub(crate) use model::{TableChunkLearner, TableChunkModel, learn};
+
+/// Table text chunks: learn the chunks recurring on the key page and a sample of its
+/// template cluster, apply them to the key page.
+pub(super) fn tablechunk_template(
+    source: &dyn PageSource,
+    key_url: &Url,
+    doc: Document,
+    key_page: Duration,
+    config: &TemplateConfig,
+) -> TemplateResult {
+    sample_template(
+        Method::TableChunk,
+        source,
+        key_url,
+        doc,
+        key_page,
+        config,
+        |doc, sample| {
+            let model = learn(std::iter::once(doc).chain(sample), &config.tablechunk);
+            let by_fraction = (config.tablechunk.fraction * model.pages as f64).ceil();
+            let note = (!sample.is_empty() && by_fraction < f64::from(model.threshold)).then(|| {
+            format!(
+                "only {} pages share the key page's template: a chunk must recur on {} of them",
+                model.pages, model.threshold
+            )
+        });
+            (model.template_mask(doc), note)
+        },
+    )
+}

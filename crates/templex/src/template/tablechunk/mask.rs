@@ -151,7 +151,7 @@ pub(crate) fn chunk_mask(
 mod tests {
     use super::*;
     use crate::dom::parse_str;
-    use crate::tablechunk::{TableChunkConfig, learn};
+    use crate::template::tablechunk::{TableChunkConfig, learn};
 
     #[test]
     fn textless_elements_follow_their_parent() {

@@ -7,7 +7,7 @@ use crate::test_support as common;
 use std::path::PathBuf;
 
 use crate::MirrorSource;
-use crate::tablechunk::{
+use crate::template::tablechunk::{
     Boundaries, ChunkKeys, Chunking, TableChunkConfig, TableChunkModel, learn, page_chunks,
 };
 use crate::{Document, NodeId, parse_bytes, parse_str, select};
