@@ -1,36 +1,25 @@
-//! Every way to find a page's template, by any method ([`Method`]):
+//! Every way to find a page's template, by any method ([`Method`]), one folder per method,
+//! each holding learn → model → mask:
 //!
-//! * **interactively** from a key page ([`extract_template`]): TemEx and HybEx find sibling
-//!   pages forming a complete subdigraph and map the key page onto them (`mapped`);
-//!   SITELEVEL and table chunks learn from a sample of the key page's site (`sample`);
-//!   PAGELEVEL and main content read the key page alone;
-//! * **as a learned model** ([`model`]): what batch mode learns once per template cluster,
-//!   stores and applies to every page of the cluster — learn → model → mask, each model
-//!   with its codec and scheme.
+//! * TemEx and HybEx ([`hybex`]): sibling pages forming a complete subdigraph, let through by
+//!   the template guard, are mapped onto the key page and vote;
+//! * SITELEVEL ([`sitelevel`]) and table chunks ([`tablechunk`]): what recurs on a sample of
+//!   the key page's site (the sample, [`sample`], and the document frequencies, `frequency`,
+//!   are shared);
+//! * PAGELEVEL and main content read the key page alone.
 //!
-//! TemEx and HybEx's guard and vote are written once (`mapped`) and used by both forms.
-//! Beyond the paper:
-//! * the **template guard** maps every loaded sibling against the key page and refuses
-//!   pages whose structure overlaps too little (another template under the same host, a
-//!   redirect stub), so they neither join the CS nor empty the template;
-//! * the **text-evidence rule**: a mapped element is template only if the mapping also
-//!   matched text under it (menu labels, footer lines), or if it holds no text at all and
-//!   its parent is template. A content container that merely has the same tag, id and
-//!   classes on every page (`div.entry-content`, `h1.title`) holds different text on each
-//!   page, so it stays content — which is what users and the gold standard mean.
+//! [`extract_template`] runs any of them **interactively**, from a key page. Batch mode
+//! learns a model once per template cluster, stores it and applies it to every page of the
+//! cluster ([`model`]: each model with its codec and scheme).
 
 #[cfg(test)]
 mod deadline_tests;
 mod frequency;
-mod mapped;
+pub(crate) mod hybex;
 pub(crate) mod model;
-mod protect;
 mod sample;
 pub(crate) mod sitelevel;
 pub(crate) mod tablechunk;
-#[cfg(test)]
-mod tests;
-mod vote;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -49,13 +38,10 @@ use crate::siblings::cs::{CsConfig, LinkOrder, SiblingRule, StopReason};
 use crate::sitecontent::SiteContent;
 use crate::source::{LoadError, LoadStats, PageSource};
 
-pub(crate) use mapped::Guard;
-use mapped::mapping_template;
-pub(crate) use protect::protect_main_content;
+pub use hybex::TemplateRule;
+use hybex::mapping_template;
 use sitelevel::{SiteLevelConfig, sitelevel_template};
 use tablechunk::{TableChunkConfig, tablechunk_template};
-pub use vote::TemplateRule;
-pub(crate) use vote::vote;
 
 pub(crate) use crate::method::Method;
 

@@ -15,19 +15,17 @@
 //! page's sample (SITELEVEL, table chunks) or map the key page onto its siblings with the
 //! same guard and vote as the HybEx model (TemEx, HybEx).
 
-mod hybex;
-
 use crate::cluster::Fingerprint;
 use crate::dom::Document;
 use crate::mapping::MapIndex;
 use crate::method::Method;
-use crate::template::protect_main_content;
+use crate::template::hybex::protect_main_content;
 use crate::template::sitelevel::{SiteLevel, SiteLevelConfig, SiteLevelModel, node_hashes};
 use crate::template::tablechunk::{
     Chunking, KEY_SCHEME, TableChunkConfig, TableChunkLearner, TableChunkModel,
 };
 
-pub(crate) use hybex::{HybExModel, ReferencePage};
+pub(crate) use crate::template::hybex::{HybExModel, ReferencePage};
 
 /// A learned model's method, codec and scheme: what the template store needs to keep it.
 pub(crate) trait TemplateModel: Sized {

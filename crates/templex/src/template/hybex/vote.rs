@@ -9,10 +9,10 @@ use url::Url;
 use super::protect::{
     Protection, all_text_everywhere, narrow_region, protect_content_root, protected_in_region,
 };
-use super::{Method, TemplateConfig};
 use crate::dom::{Document, Element, NodeId, deadline, local_name};
 use crate::extract::{ContentConfig, content_root, page_content};
 use crate::mapping::{MapIndex, Mapping};
+use crate::template::{Method, TemplateConfig};
 
 /// How a mapped node becomes template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

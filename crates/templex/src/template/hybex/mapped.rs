@@ -11,7 +11,6 @@ use rustc_hash::FxHashSet;
 use url::Url;
 
 use super::vote::vote_with;
-use super::{Method, TemplateConfig, TemplateResult, Timings};
 use crate::cluster::{ClusterConfig, Fingerprint};
 use crate::dom::{Document, deadline};
 use crate::extract::ContentConfig;
@@ -23,6 +22,7 @@ use crate::siblings::cs::{
 };
 use crate::siblings::kind::own_kind;
 use crate::source::{LoadStats, PageSource};
+use crate::template::{Method, TemplateConfig, TemplateResult, Timings};
 
 /// The template guard: a page is compared with the page whose template is sought only when
 /// they share a template, so that pages of another template under the same host, or
@@ -76,7 +76,7 @@ impl<'a> Guard<'a> {
 }
 
 /// TemEx / HybEx: siblings in a complete subdigraph, mapped against the key page.
-pub(super) fn mapping_template(
+pub(crate) fn mapping_template(
     source: &dyn PageSource,
     key_url: &Url,
     doc: Document,
@@ -91,7 +91,7 @@ pub(super) fn mapping_template(
     if deadline::passed() {
         // Out of time before the search: the caller gives a timeout.
         let none = vec![false; doc.len()];
-        return super::lone_result(config.method, key_url, doc, none, key_page);
+        return crate::template::lone_result(config.method, key_url, doc, none, key_page);
     }
     let guard = |other: &Document| key_guard.check(&MapIndex::new(other));
     let search = deadline::pause();

@@ -1,12 +1,13 @@
 //! The vote of TemEx and HybEx on hand-made pages: what mapped nodes are template, and
 //! HybEx's page-level region.
 
+use super::TemplateRule;
 use super::protect::{all_text_everywhere, narrow_region, protected_in_region};
 use super::vote::{Ballot, decide, vote};
-use super::{TemplateConfig, TemplateRule};
 use crate::dom::{Document, NodeId, parse_str};
 use crate::extract::{ContentConfig, page_content};
 use crate::mapping::{MapIndex, Mapping, etdm};
+use crate::template::TemplateConfig;
 
 /// The key page's template against `others`, each page a `<body>`'s inner HTML.
 fn template_of(config: &TemplateConfig, key: &str, others: &[&str]) -> (Document, Vec<bool>) {

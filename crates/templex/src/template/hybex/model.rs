@@ -6,14 +6,15 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ModelPage, TemplateModel, blob_to_u64s, u64s_to_blob};
+use super::{Guard, protect_main_content, vote};
 use crate::cluster::Fingerprint;
 use crate::dom::{Document, parse_bytes_lean};
 use crate::mapping::{MapIndex, Mapping};
 use crate::method::Method;
 use crate::stable_hash::hash_bytes;
+use crate::template::TemplateConfig;
+use crate::template::model::{ModelPage, TemplateModel, blob_to_u64s, u64s_to_blob};
 use crate::template::sitelevel::SiteLevelModel;
-use crate::template::{Guard, TemplateConfig, protect_main_content, vote};
 
 /// A page kept as a reference of its template cluster: pages of the cluster are mapped
 /// against it (TemEx/HybEx without the search).
@@ -80,14 +81,14 @@ impl HybExModel {
     }
 
     /// Mapping indexes of the references, built once for many pages.
-    pub(super) fn index(&self) -> Vec<MapIndex<'_>> {
+    pub(crate) fn index(&self) -> Vec<MapIndex<'_>> {
         self.docs.iter().map(MapIndex::new).collect()
     }
 
     /// The page's template: mapped onto the references least like it that pass the guard
     /// (never onto itself), voted as HybEx does; when no reference passes, the SITELEVEL
     /// model with HybEx's page-level step. `references` are [`Self::index`]'s.
-    pub(super) fn template_mask(
+    pub(crate) fn template_mask(
         &self,
         references: &[MapIndex<'_>],
         page: &ModelPage<'_>,
