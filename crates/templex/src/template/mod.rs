@@ -6,7 +6,7 @@
 //! * SITELEVEL ([`sitelevel`]) and table chunks ([`tablechunk`]): what recurs on a sample of
 //!   the key page's site (the sample, [`sample`], and the document frequencies, `frequency`,
 //!   are shared);
-//! * PAGELEVEL and main content read the key page alone.
+//! * PAGELEVEL ([`pagelevel`]) and main content ([`maincontent`]) read the key page alone.
 //!
 //! [`extract_template`] runs any of them **interactively**, from a key page. Batch mode
 //! learns a model once per template cluster, stores it and applies it to every page of the
@@ -16,7 +16,9 @@
 mod deadline_tests;
 mod frequency;
 pub(crate) mod hybex;
+mod maincontent;
 pub(crate) mod model;
+mod pagelevel;
 mod sample;
 pub(crate) mod sitelevel;
 pub(crate) mod tablechunk;
@@ -40,6 +42,8 @@ use crate::source::{LoadError, LoadStats, PageSource};
 
 pub use hybex::TemplateRule;
 use hybex::mapping_template;
+use maincontent::maincontent_template;
+use pagelevel::pagelevel_template;
 use sitelevel::{SiteLevelConfig, sitelevel_template};
 use tablechunk::{TableChunkConfig, tablechunk_template};
 
@@ -439,30 +443,4 @@ pub(super) fn lone_result(
         notes: Vec::new(),
         site_content: SiteContent::default(),
     }
-}
-
-/// PAGELEVEL on the key page with the built-in model.
-fn pagelevel_template(
-    key_url: &Url,
-    doc: Document,
-    key_page: Duration,
-    config: &TemplateConfig,
-) -> TemplateResult {
-    let t = Instant::now();
-    let r = crate::pagelevel::detect(&doc, Some(key_url), config.model(), &config.pagelevel);
-    let mut result = lone_result(Method::PageLevel, key_url, doc, r.template, key_page);
-    result.segments = r.segments;
-    result.timings.mapping = t.elapsed();
-    result
-}
-
-/// No template detection: what the page-level main-content extractor leaves out of the
-/// content is template (elements holding content stay out of the template).
-fn maincontent_template(key_url: &Url, doc: Document, key_page: Duration) -> TemplateResult {
-    let t = Instant::now();
-    let keep = page_level_content(&doc, Some(key_url), &ContentConfig::default()).keep;
-    let template = crate::page::outside_content(&doc, &keep);
-    let mut result = lone_result(Method::MainContent, key_url, doc, template, key_page);
-    result.timings.mapping = t.elapsed();
-    result
 }
