@@ -1,11 +1,5 @@
 #![warn(missing_docs)]
 #![warn(unreachable_pub)]
-// Without `batch`, the learned models (`src/template/model/`) and what only they use are
-// compiled but never called, and their types are not reachable from the API.
-#![cfg_attr(
-    not(feature = "batch"),
-    allow(dead_code, unused_imports, unreachable_pub)
-)]
 //! # templex
 //!
 //! Separates a web page's **template** (the chrome repeated across a site: header, menus,
@@ -27,11 +21,14 @@
 //!    `src/cluster/`): a page's links ([`extract_links_with`]); the complete subdigraph of
 //!    sibling pages sharing its template, found in [`LinkOrder`]; DOM trees mapped onto
 //!    each other under an [`Equality`]; a site's pages grouped by template.
-//! 4. **Templates** (`src/template/`, `src/pagelevel/`, `src/tablechunk/`): one entry
-//!    point, [`extract_template`] with a [`TemplateConfig`], for every [`Method`] (TemEx,
-//!    HybEx, SITELEVEL, PAGELEVEL, table chunks, main content), giving a
-//!    [`TemplateResult`]; [`detect_page_level`] runs PAGELEVEL on a parsed page. The
-//!    learned models of batch mode (learn → model → mask) are in `src/template/model/`.
+//! 4. **Templates** (`src/template/`): one entry point, [`extract_template`] with a
+//!    [`TemplateConfig`], for every [`Method`], giving a [`TemplateResult`]. Each method has
+//!    one home holding its learn → model → mask: TemEx and HybEx in `src/template/hybex/`,
+//!    SITELEVEL in `src/template/sitelevel/`, table chunks in `src/template/tablechunk/`,
+//!    PAGELEVEL in `src/template/pagelevel.rs` and main content in
+//!    `src/template/maincontent.rs`. The page-level detector itself (features, classifier,
+//!    smoothing, training) is `src/pagelevel/`: [`detect_page_level`] runs it on a parsed
+//!    page.
 //! 5. **Content** (`src/extract/`, `src/page/`): a page's main content without a site:
 //!    [`extract_page`] gives a [`PageContent`] (text, Markdown, HTML, metadata) — the main
 //!    container, or on a page that spreads its content (listings, threads, service pages)
@@ -42,7 +39,8 @@
 //! 7. **Near duplicates** (`src/dedup/`): content fingerprints ([`Fingerprinter`]) and
 //!    their clusters ([`DedupIndex`]).
 //! 8. **Crawl scale** ([`batch`]; `src/batch/`, `src/store/`): templates learned once per
-//!    site and template cluster, kept in a [`batch::TemplateStore`], applied to every page.
+//!    site and template cluster, kept in a [`batch::TemplateStore`], applied to every page;
+//!    the learned models' codecs are beside the store (`src/store/model.rs`).
 //! 9. **Evaluation and training** ([`eval`], `src/eval/`; [`train`] and [`isotonic`],
 //!    `src/pagelevel/`): scores against the gold standard; the page-level classifier's
 //!    training and its tree isotonic smoothing.

@@ -13,7 +13,7 @@ use crate::extract::{content_markdown, content_text, non_template_mask, page_met
 use crate::method::Method;
 use crate::page::{page_level_content_of_text, page_level_content_with_template};
 use crate::sitecontent::{SiteContent, refine};
-use crate::template::model::{Applier, LearnedModel, ModelPage};
+use crate::store::model::{Applier, LearnedModel, ModelPage};
 
 use super::config::BatchConfig;
 use super::input::RecordIn;

@@ -50,7 +50,7 @@ pub struct BatchConfig {
     pub site_cache: usize,
     /// HybEx's page-level step on SITELEVEL and table-chunk templates: the main content the
     /// page-level detector finds is never template
-    /// (`crate::template::protect_main_content`). Off by default: on the dev gold it moves
+    /// (`crate::template::hybex::protect_main_content`). Off by default: on the dev gold it moves
     /// content F1 by 0.001 at most, and costs a page-level pass per page.
     pub protect_content: bool,
     /// Render each page's content as Markdown too ([`OutRecord::markdown`]: headings,

@@ -4,8 +4,8 @@
 use crate::cluster::{Clusterer, Fingerprint};
 use crate::method::Method;
 use crate::sitecontent::{PageEvidence, SiteContent};
+use crate::store::model::{LearnedModel, learn_keys};
 use crate::store::{NewTemplate, ReferencePage};
-use crate::template::model::{LearnedModel, learn_keys};
 
 use super::apply::SiteTemplates;
 use super::config::BatchConfig;

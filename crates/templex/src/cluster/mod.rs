@@ -210,6 +210,7 @@ impl Clusterer {
 
     /// Add a cluster known from before (e.g. a stored template) with a fixed core; returns
     /// its index. Pages join it like any other cluster, but its core stays as given.
+    #[cfg(feature = "batch")]
     pub(crate) fn add_known(&mut self, core: Fingerprint) -> usize {
         self.clusters.push(Cluster {
             pages: 0,
@@ -221,6 +222,7 @@ impl Clusterer {
     }
 
     /// The clusters, in creation order.
+    #[cfg(feature = "batch")]
     pub(crate) fn clusters(&self) -> &[Cluster] {
         &self.clusters
     }

@@ -30,7 +30,9 @@ pub use parse::{parse_bytes, parse_str, parse_str_html5ever};
 pub use select::{Selector, SelectorError, select};
 pub(crate) use serialize::{SerializeHook, html_lengths};
 pub use sniff::not_html;
-pub(crate) use tree::{Attr, Element, Node, NodeData};
+#[cfg(feature = "batch")]
+pub(crate) use tree::Node;
+pub(crate) use tree::{Attr, Element, NodeData};
 pub use tree::{Document, NodeId, collapse_whitespace};
 
 /// Tag names, for the modules that match on them.

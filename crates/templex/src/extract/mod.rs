@@ -47,7 +47,9 @@ pub(crate) use config::Content;
 pub use config::ContentConfig;
 pub(crate) use declared::{declares_article, page_title};
 pub use spread::non_template_mask;
-pub(crate) use spread::{Rest, kept_words, spread_content, visible_descendants};
+#[cfg(feature = "batch")]
+pub(crate) use spread::visible_descendants;
+pub(crate) use spread::{Rest, kept_words, spread_content};
 
 use aggregates::Aggregates;
 use container::{

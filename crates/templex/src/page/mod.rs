@@ -194,6 +194,7 @@ pub(crate) fn page_level_content(
 /// parses): the detector reads what the text parse drops (the markup's length), so when it
 /// is needed it reads `lean()`, the same page parsed lean — the same nodes under the same
 /// ids — and the result is the lean parse's.
+#[cfg(any(test, feature = "batch"))]
 pub(crate) fn page_level_content_of_text(
     doc: &Document,
     url: Option<&Url>,

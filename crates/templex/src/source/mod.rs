@@ -249,6 +249,7 @@ impl<S: PageSource + ?Sized> PageSource for Box<S> {
 }
 
 /// Split a `Content-Type` header value into its media type (lower-cased) and charset.
+#[cfg(any(feature = "http", feature = "warc"))]
 pub(crate) fn parse_content_type(value: &str) -> (String, Option<String>) {
     let mut parts = value.split(';');
     let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
@@ -263,6 +264,7 @@ pub(crate) fn parse_content_type(value: &str) -> (String, Option<String>) {
 }
 
 /// Whether a media type is one templex parses as HTML.
+#[cfg(any(feature = "http", feature = "warc"))]
 pub(crate) fn is_html_media_type(media: &str) -> bool {
     matches!(
         media,

@@ -5,7 +5,7 @@
 //! version (a site's templates learned by one run share a version; relearning a site makes a
 //! new one), creation time, the number of pages it was learned from, the cluster's layout
 //! fingerprint (to recognise the cluster's pages, a little-endian `u64` blob) and the model
-//! as its own codec encodes it, with the codec's scheme ([`crate::template::model`]). This
+//! as its own codec encodes it, with the codec's scheme ([`model`]). This
 //! module does SQL only: what a model holds and how it is applied is the model's business.
 //!
 //! Batch runs also record here which inputs they have finished learning from, so that an
@@ -36,6 +36,8 @@
 //! ([`StoreError::ModelScheme`]), never decoded as something else;
 //! [`TemplateStore::remove_stale`] removes such rows (and the runs that stored them).
 
+pub(crate) mod model;
+
 use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -43,9 +45,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::cluster::Fingerprint;
 use crate::sitecontent::SiteContent;
-use crate::template::model::{DecodeError, LearnedModel, blob_to_u64s, u64s_to_blob};
+use model::{DecodeError, LearnedModel, blob_to_u64s, u64s_to_blob};
 
-pub(crate) use crate::template::model::ReferencePage;
+pub(crate) use crate::template::hybex::ReferencePage;
 
 /// Schema version written to the `meta` table; a store from a newer templex is refused.
 pub(crate) const SCHEMA_VERSION: i64 = 1;

@@ -1,7 +1,7 @@
 //! The template store: rows, versions, runs, hash and model schemes, stale stores.
 
 use super::*;
-use crate::template::model::HybExModel;
+use crate::template::hybex::HybExModel;
 use crate::template::sitelevel::SiteLevelModel;
 
 fn tpl(site: &str, cluster: u32, hashes: Vec<u64>) -> NewTemplate {

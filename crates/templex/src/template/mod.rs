@@ -9,15 +9,15 @@
 //! * PAGELEVEL ([`pagelevel`]) and main content ([`maincontent`]) read the key page alone.
 //!
 //! [`extract_template`] runs any of them **interactively**, from a key page. Batch mode
-//! learns a model once per template cluster, stores it and applies it to every page of the
-//! cluster ([`model`]: each model with its codec and scheme).
+//! learns a model once per template cluster (SITELEVEL's, table chunks', HybEx's, each in its
+//! method's folder), stores it and applies it to every page of the cluster; the codecs that
+//! store them are beside the store (`src/store/model.rs`, with the `batch` feature).
 
 #[cfg(test)]
 mod deadline_tests;
 mod frequency;
 pub(crate) mod hybex;
 mod maincontent;
-pub(crate) mod model;
 mod pagelevel;
 mod sample;
 pub(crate) mod sitelevel;

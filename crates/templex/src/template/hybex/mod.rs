@@ -2,10 +2,10 @@
 //! share its template, and the mappings vote on which of its nodes are template. Learn →
 //! model → mask:
 //! * **learn**: interactively ([`mapping_template`], [`mapped`]), the complete-subdigraph
-//!   search finds the key page's siblings and the template guard ([`Guard`]) lets through
+//!   search finds the key page's siblings and the template guard (`Guard`) lets through
 //!   those that share its template; batch mode keeps a pool of a template cluster's pages
 //!   instead;
-//! * **model**: batch's [`HybExModel`] ([`model`]): the reference pool, with the cluster's
+//! * **model**: batch's `HybExModel` (`model.rs`): the reference pool, with the cluster's
 //!   SITELEVEL model for pages no reference maps;
 //! * **mask**: the vote ([`vote`](mod@vote)): a node is template when enough mappings map it,
 //!   under a [`TemplateRule`]; HybEx then takes the page-level main content out of the
@@ -22,14 +22,16 @@
 //!   page, so it stays content — which is what users and the gold standard mean.
 
 mod mapped;
+#[cfg(feature = "batch")]
 mod model;
 mod protect;
 #[cfg(test)]
 mod tests;
 mod vote;
 
-pub(crate) use mapped::{Guard, mapping_template};
-pub(crate) use model::{HybExModel, ReferencePage};
+pub(crate) use mapped::mapping_template;
+#[cfg(feature = "batch")]
+pub(crate) use model::{HybExModel, ModelPage, ReferencePage};
+#[cfg(feature = "batch")]
 pub(crate) use protect::protect_main_content;
 pub use vote::TemplateRule;
-pub(crate) use vote::vote;

@@ -6,14 +6,14 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Guard, protect_main_content, vote};
+use super::mapped::Guard;
+use super::protect::protect_main_content;
+use super::vote::vote;
 use crate::cluster::Fingerprint;
 use crate::dom::{Document, parse_bytes_lean};
 use crate::mapping::{MapIndex, Mapping};
-use crate::method::Method;
 use crate::stable_hash::hash_bytes;
 use crate::template::TemplateConfig;
-use crate::template::model::{ModelPage, TemplateModel, blob_to_u64s, u64s_to_blob};
 use crate::template::sitelevel::SiteLevelModel;
 
 /// A page kept as a reference of its template cluster: pages of the cluster are mapped
@@ -27,6 +27,17 @@ pub struct ReferencePage {
     pub body: Vec<u8>,
     /// Its transport charset.
     pub charset: Option<String>,
+}
+
+/// A page a model is applied to.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelPage<'a> {
+    /// The parsed page.
+    pub doc: &'a Document,
+    /// Its template fingerprint (HybEx prefers references least like it).
+    pub print: &'a Fingerprint,
+    /// Its undecoded body (HybEx never maps a page onto itself).
+    pub body: &'a [u8],
 }
 
 /// HybEx's learned template: a pool of the cluster's pages (each page is mapped onto the pool
@@ -122,93 +133,5 @@ impl HybExModel {
         }
         let refs: Vec<&Mapping> = mappings.iter().collect();
         vote(&index, &refs, config, None).0
-    }
-}
-
-/// The pool's parameters (URLs, charsets, body lengths, SITELEVEL's) as JSON.
-#[derive(Serialize, Deserialize)]
-struct Params {
-    pages: Vec<ReferencePage>,
-    lengths: Vec<usize>,
-    sitelevel: SiteLevelParams,
-    hashes: usize,
-}
-
-#[derive(Serialize, Deserialize)]
-struct SiteLevelParams {
-    pages: usize,
-    cover: f64,
-}
-
-impl TemplateModel for HybExModel {
-    const METHOD: Method = Method::HybEx;
-    const SCHEME: u32 = 1;
-
-    /// The SITELEVEL hashes then the reference bodies, one after the other, in the blob.
-    fn encode(&self) -> (String, Vec<u8>) {
-        let lens: Vec<usize> = self.references.iter().map(|r| r.body.len()).collect();
-        let params = serde_json::json!({
-            "pages": self.references,
-            "lengths": lens,
-            "sitelevel": {"pages": self.sitelevel.pages, "cover": self.sitelevel.cover},
-            "hashes": self.sitelevel.hashes.len(),
-        })
-        .to_string();
-        let mut blob = u64s_to_blob(&self.sitelevel.hashes);
-        for r in &self.references {
-            blob.extend_from_slice(&r.body);
-        }
-        (params, blob)
-    }
-
-    fn decode(params: &str, blob: &[u8]) -> Result<Self, String> {
-        let p: Params = serde_json::from_str(params).map_err(|e| e.to_string())?;
-        let hash_bytes = p.hashes.checked_mul(8).ok_or("hash count overflows")?;
-        let total = p
-            .lengths
-            .iter()
-            .try_fold(hash_bytes, |a, l| a.checked_add(*l));
-        if p.pages.len() != p.lengths.len() || total != Some(blob.len()) {
-            return Err("model sizes do not match the blob".into());
-        }
-        let hashes = blob_to_u64s(&blob[..hash_bytes])?;
-        let mut at = hash_bytes;
-        let mut references = p.pages;
-        for (page, len) in references.iter_mut().zip(p.lengths) {
-            page.body = blob[at..at + len].to_vec();
-            at += len;
-        }
-        Ok(HybExModel::new(
-            references,
-            SiteLevelModel {
-                pages: p.sitelevel.pages,
-                cover: p.sitelevel.cover,
-                hashes,
-            },
-        ))
-    }
-
-    fn entries(&self) -> usize {
-        self.references.len()
-    }
-
-    fn encoded_entries(params: &str, _blob_len: usize) -> Option<usize> {
-        #[derive(Deserialize)]
-        struct Pages {
-            pages: Vec<serde::de::IgnoredAny>,
-        }
-        serde_json::from_str::<Pages>(params)
-            .ok()
-            .map(|p| p.pages.len())
-    }
-
-    fn summary(&self) -> serde_json::Value {
-        serde_json::json!({
-            "reference_pages": self.references.iter().map(|r| serde_json::json!({
-                "url": r.url,
-                "bytes": r.body.len(),
-            })).collect::<Vec<_>>(),
-            "sitelevel_frequent_hashes": self.sitelevel.hashes.len(),
-        })
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::dom::tags::is_code;
 use crate::dom::{Document, NodeId, deadline};
+#[cfg(feature = "batch")]
 use crate::extract::{ContentConfig, content_root};
 use crate::mapping::{MapIndex, Mapping};
 
@@ -20,6 +21,7 @@ pub(crate) enum Protection {
 /// HybEx's page-level step: the main content the page-level detector finds is never
 /// template — unless that region holds most of what the site-level method calls template,
 /// in which case the page-level guess is the implausible one and nothing changes.
+#[cfg(feature = "batch")]
 pub(crate) fn protect_main_content(doc: &Document, template: &mut [bool]) -> Protection {
     protect_content_root(doc, content_root(doc, &ContentConfig::default()), template)
 }

@@ -36,6 +36,7 @@ pub enum TemplateRule {
 /// forum's jump box inside the container of its thread); when that region holds
 /// most of the template, HybEx votes again as TemEx does (the note says so); a region
 /// whose text every compared page has is no main content, and nothing is taken out.
+#[cfg(any(test, feature = "batch"))]
 pub(crate) fn vote(
     index: &MapIndex<'_>,
     mappings: &[&Mapping],

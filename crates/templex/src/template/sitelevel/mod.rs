@@ -15,6 +15,7 @@
 //! From a key page ([`crate::extract_template`]), [`sitelevel_template`] learns from the key
 //! page and a sample of its site ([`super::sample`]) and masks the key page.
 
+#[cfg(any(test, feature = "batch"))]
 mod model;
 
 use std::time::Duration;
@@ -30,6 +31,7 @@ use crate::dom::{Document, NodeData, deadline};
 use crate::source::PageSource;
 use crate::stable_hash::hash_pair;
 
+#[cfg(feature = "batch")]
 pub(crate) use model::SiteLevelModel;
 
 /// Settings of SITELEVEL.

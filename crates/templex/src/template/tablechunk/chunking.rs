@@ -102,6 +102,7 @@ impl Default for Chunking {
 }
 
 /// A text chunk of a page.
+#[cfg(any(test, feature = "batch"))]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chunk {
     /// The normalized text (whitespace collapsed, image words included).
@@ -114,6 +115,7 @@ pub struct Chunk {
     pub nodes: Vec<NodeId>,
 }
 
+#[cfg(any(test, feature = "batch"))]
 impl Chunk {
     /// Whether the text has a letter (any script): chunks without one are numbers, dates,
     /// separators ([`MaskRules::letterless_neutral`](super::MaskRules::letterless_neutral)).
@@ -124,6 +126,7 @@ impl Chunk {
 
 /// Cut a page into text chunks, in document order (see the [module docs](super)). Iterative:
 /// arbitrarily deep pages are fine.
+#[cfg(any(test, feature = "batch"))]
 pub(crate) fn page_chunks(doc: &Document, chunking: &Chunking) -> Vec<Chunk> {
     let mut chunks = Vec::new();
     walk_chunks(doc, chunking, |text, key, block, nodes| {

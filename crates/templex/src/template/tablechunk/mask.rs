@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::chunking::{Chunk, MaskChunk};
+#[cfg(any(test, feature = "batch"))]
+use super::chunking::Chunk;
+use super::chunking::MaskChunk;
 use super::text::has_visible_text;
 use crate::dom::{Document, NodeId};
 
@@ -44,6 +46,7 @@ impl Default for MaskRules {
 
 /// The template share of classified chunks (see
 /// [`TableChunkModel::template_share`](super::TableChunkModel::template_share)).
+#[cfg(any(test, feature = "batch"))]
 pub(crate) fn template_share(chunks: &[(Chunk, bool)]) -> f64 {
     let (mut tpl, mut all) = (0usize, 0usize);
     for (c, t) in chunks {

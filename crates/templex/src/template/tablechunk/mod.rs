@@ -54,10 +54,13 @@ use crate::source::PageSource;
 #[cfg(test)]
 pub(crate) use chunking::page_chunks;
 pub use chunking::{Boundaries, ChunkKeys, Chunking};
+#[cfg(any(test, feature = "batch"))]
 pub(crate) use chunking::{KEY_SCHEME, page_keys};
 pub use mask::MaskRules;
 pub use model::TableChunkConfig;
-pub(crate) use model::{TableChunkLearner, TableChunkModel, learn};
+pub(crate) use model::learn;
+#[cfg(any(test, feature = "batch"))]
+pub(crate) use model::{TableChunkLearner, TableChunkModel};
 
 /// Table text chunks: learn the chunks recurring on the key page and a sample of its
 /// template cluster, apply them to the key page.

@@ -2,8 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::chunking::{Chunk, Chunking, KEY_SCHEME, page_chunks, page_keys, page_mask_chunks};
-use super::mask::{MaskRules, chunk_mask, template_share};
+#[cfg(any(test, feature = "batch"))]
+use super::chunking::{Chunk, page_chunks};
+use super::chunking::{Chunking, KEY_SCHEME, page_keys, page_mask_chunks};
+#[cfg(any(test, feature = "batch"))]
+use super::mask::template_share;
+use super::mask::{MaskRules, chunk_mask};
 use crate::dom::Document;
 use crate::template::frequency::{DocFrequencies, df_threshold};
 
@@ -94,6 +98,8 @@ pub(crate) fn learn<'a>(
 /// frequencies, and the chunking that made them. Self-contained and compact (12 bytes per
 /// template chunk, no text), for storing in a template store.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Public through the template store's rows (`batch`); the crate's own otherwise.
+#[cfg_attr(not(feature = "batch"), allow(unreachable_pub))]
 pub struct TableChunkModel {
     /// [`KEY_SCHEME`] of the keys; a model of another scheme marks nothing.
     pub scheme: u32,
@@ -111,18 +117,22 @@ pub struct TableChunkModel {
     pub chunks: Vec<(u64, u32)>,
 }
 
+#[cfg_attr(not(feature = "batch"), allow(unreachable_pub))]
 impl TableChunkModel {
     /// Number of template chunks.
+    #[cfg(any(test, feature = "batch"))]
     pub fn len(&self) -> usize {
         self.chunks.len()
     }
 
     /// Whether the model knows no template chunk (too few pages, or nothing recurs).
+    #[cfg(any(test, feature = "batch"))]
     pub fn is_empty(&self) -> bool {
         self.chunks.is_empty()
     }
 
     /// The document frequency of a template chunk key; `None` if it is not template.
+    #[cfg(any(test, feature = "batch"))]
     pub fn df(&self, key: u64) -> Option<u32> {
         if self.scheme != KEY_SCHEME {
             return None;
@@ -134,11 +144,13 @@ impl TableChunkModel {
     }
 
     /// Whether a chunk key is template.
+    #[cfg(any(test, feature = "batch"))]
     pub fn is_template(&self, key: u64) -> bool {
         self.df(key).is_some()
     }
 
     /// The page's chunks, each with whether it is template (pass 2).
+    #[cfg(any(test, feature = "batch"))]
     pub fn classify(&self, doc: &Document) -> Vec<(Chunk, bool)> {
         let chunks = page_chunks(doc, &self.chunking);
         let template = self.template_flags(chunks.iter().map(|c| c.key));
@@ -180,6 +192,7 @@ impl TableChunkModel {
 
     /// The share of the page's chunk text (in characters) that is template: the paper's
     /// template fraction of one page. 0 for a page without text.
+    #[cfg(any(test, feature = "batch"))]
     pub fn template_share(&self, doc: &Document) -> f64 {
         template_share(&self.classify(doc))
     }

@@ -1,5 +1,7 @@
-//! Learned templates — learn → model → mask, one shape for every method that batch mode
-//! learns once per template cluster, stores and applies to every page of the cluster:
+//! Learned templates as the store keeps them — learn → model → mask, one shape for every
+//! method that batch mode learns once per template cluster, stores and applies to every page
+//! of the cluster. Each model lives with its method (`src/template/<method>/`); here is what
+//! batch mode and the store see of them all:
 //!
 //! * **learn** ([`LearnedModel::learn`]) from what a learning round kept of its sampled pages
 //!   ([`learn_keys`]: SITELEVEL node hashes or table chunk keys) and, for HybEx, a pool of
@@ -11,11 +13,12 @@
 //!   against nothing (the check of tantivy's store footer);
 //! * the **mask** ([`Applier::template_mask`]): which nodes of a page are template.
 //!
-//! The interactive methods ([`super::extract_template`]) learn the same models from a key
+//! The interactive methods ([`crate::extract_template`]) learn the same models from a key
 //! page's sample (SITELEVEL, table chunks) or map the key page onto its siblings with the
 //! same guard and vote as the HybEx model (TemEx, HybEx).
 
-use crate::cluster::Fingerprint;
+use serde::{Deserialize, Serialize};
+
 use crate::dom::Document;
 use crate::mapping::MapIndex;
 use crate::method::Method;
@@ -25,7 +28,7 @@ use crate::template::tablechunk::{
     Chunking, KEY_SCHEME, TableChunkConfig, TableChunkLearner, TableChunkModel,
 };
 
-pub(crate) use crate::template::hybex::{HybExModel, ReferencePage};
+pub(crate) use crate::template::hybex::{HybExModel, ModelPage, ReferencePage};
 
 /// A learned model's method, codec and scheme: what the template store needs to keep it.
 pub(crate) trait TemplateModel: Sized {
@@ -269,17 +272,6 @@ pub(crate) fn learn_keys(method: Method, doc: &Document, chunking: &Chunking) ->
     }
 }
 
-/// A page a model is applied to.
-#[derive(Debug, Clone, Copy)]
-pub struct ModelPage<'a> {
-    /// The parsed page.
-    pub doc: &'a Document,
-    /// Its template fingerprint (HybEx prefers references least like it).
-    pub print: &'a Fingerprint,
-    /// Its undecoded body (HybEx never maps a page onto itself).
-    pub body: &'a [u8],
-}
-
 /// A model ready to apply ([`LearnedModel::applier`]).
 #[derive(Debug)]
 pub struct Applier<'m> {
@@ -407,6 +399,94 @@ impl TemplateModel for TableChunkModel {
             "template_chunks": self.chunks.len(),
             "learned_from_pages": self.pages,
             "threshold": self.threshold,
+        })
+    }
+}
+
+/// The pool's parameters (URLs, charsets, body lengths, SITELEVEL's) as JSON.
+#[derive(Serialize, Deserialize)]
+struct HybExParams {
+    pages: Vec<ReferencePage>,
+    lengths: Vec<usize>,
+    sitelevel: SiteLevelParams,
+    hashes: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SiteLevelParams {
+    pages: usize,
+    cover: f64,
+}
+
+impl TemplateModel for HybExModel {
+    const METHOD: Method = Method::HybEx;
+    const SCHEME: u32 = 1;
+
+    /// The SITELEVEL hashes then the reference bodies, one after the other, in the blob.
+    fn encode(&self) -> (String, Vec<u8>) {
+        let lens: Vec<usize> = self.references().iter().map(|r| r.body.len()).collect();
+        let params = serde_json::json!({
+            "pages": self.references(),
+            "lengths": lens,
+            "sitelevel": {"pages": self.sitelevel().pages, "cover": self.sitelevel().cover},
+            "hashes": self.sitelevel().hashes.len(),
+        })
+        .to_string();
+        let mut blob = u64s_to_blob(&self.sitelevel().hashes);
+        for r in self.references() {
+            blob.extend_from_slice(&r.body);
+        }
+        (params, blob)
+    }
+
+    fn decode(params: &str, blob: &[u8]) -> Result<Self, String> {
+        let p: HybExParams = serde_json::from_str(params).map_err(|e| e.to_string())?;
+        let hash_bytes = p.hashes.checked_mul(8).ok_or("hash count overflows")?;
+        let total = p
+            .lengths
+            .iter()
+            .try_fold(hash_bytes, |a, l| a.checked_add(*l));
+        if p.pages.len() != p.lengths.len() || total != Some(blob.len()) {
+            return Err("model sizes do not match the blob".into());
+        }
+        let hashes = blob_to_u64s(&blob[..hash_bytes])?;
+        let mut at = hash_bytes;
+        let mut references = p.pages;
+        for (page, len) in references.iter_mut().zip(p.lengths) {
+            page.body = blob[at..at + len].to_vec();
+            at += len;
+        }
+        Ok(HybExModel::new(
+            references,
+            SiteLevelModel {
+                pages: p.sitelevel.pages,
+                cover: p.sitelevel.cover,
+                hashes,
+            },
+        ))
+    }
+
+    fn entries(&self) -> usize {
+        self.references().len()
+    }
+
+    fn encoded_entries(params: &str, _blob_len: usize) -> Option<usize> {
+        #[derive(Deserialize)]
+        struct Pages {
+            pages: Vec<serde::de::IgnoredAny>,
+        }
+        serde_json::from_str::<Pages>(params)
+            .ok()
+            .map(|p| p.pages.len())
+    }
+
+    fn summary(&self) -> serde_json::Value {
+        serde_json::json!({
+            "reference_pages": self.references().iter().map(|r| serde_json::json!({
+                "url": r.url,
+                "bytes": r.body.len(),
+            })).collect::<Vec<_>>(),
+            "sitelevel_frequent_hashes": self.sitelevel().hashes.len(),
         })
     }
 }
