@@ -164,11 +164,11 @@ pub mod train {
     //! Training the page-level classifier ([`crate::PageLevelModel`]) on SITELEVEL labels
     //! of site mirrors, and the content model ([`Forest`]) on a page-level benchmark's gold
     //! text (`templex train`).
-    pub use crate::pagelevel::training::{SiteSamples, SiteTrainConfig, site_samples};
     pub use crate::pagelevel::{
         Forest, ForestConfig, ForestMemo, GoldPage, TrainConfig, TrainingInfo, TrainingSet,
         content_samples, gold_samples, read_gold_pages, train, train_forest,
     };
+    pub use crate::template::sitelevel::labels::{SiteSamples, SiteTrainConfig, site_samples};
 }
 
 pub mod isotonic {

@@ -4,13 +4,15 @@
 //! regression ([`isotonic`]), which also segments the page; nodes whose smoothed score reaches
 //! the threshold are template.
 //!
-//! The classifier is trained on labels that SITELEVEL ([`crate::template::sitelevel`]) derives automatically
-//! from whole sites ([`training`], `templex train`); the trained model ships with templex
-//! ([`Model::builtin`]).
+//! The classifier is trained on labels that SITELEVEL derives automatically from whole sites
+//! ([`crate::template::sitelevel::labels`], `templex train`); the trained model ships with
+//! templex ([`Model::builtin`]).
 //!
 //! The content model ([`trees`]) scores the same features with boosted trees trained on a
-//! page-level benchmark's gold text (`templex train --content-out`); page-level content
-//! calls chrome what both call template.
+//! page-level benchmark's gold text ([`training`], `templex train --content-out`);
+//! page-level content calls chrome what both call template.
+//!
+//! This is the detector; PAGELEVEL as a template method is `crate::template::pagelevel`.
 
 pub(crate) mod features;
 pub(crate) mod isotonic;

@@ -13,8 +13,10 @@
 //!   nodes, then the 85 % rule ([`cover_rule`]).
 //!
 //! From a key page ([`crate::extract_template`]), [`sitelevel_template`] learns from the key
-//! page and a sample of its site ([`super::sample`]) and masks the key page.
+//! page and a sample of its site ([`super::sample`]) and masks the key page. SITELEVEL also
+//! labels the samples the page-level classifier is trained on ([`labels`]).
 
+pub(crate) mod labels;
 #[cfg(any(test, feature = "batch"))]
 mod model;
 
