@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use templex::batch::{BatchConfig, BatchInput, OutRecord, TemplateStore, records, run_records};
+use templex::render::{annotated_html, template_html, template_report};
+use templex::sources::{MemorySource, WarcSource, WarcWriter, read_warc_pages};
 use templex::{
-    ContentConfig, Document, MemorySource, Method, NodeId, PageHints, PageSource, TemplateConfig,
-    WarcSource, WarcWriter, annotated_html, extract_page, extract_template, read_warc_pages,
-    template_html, template_report,
+    ContentConfig, Document, Method, NodeId, PageHints, PageSource, TemplateConfig, extract_page,
+    extract_template,
 };
 use url::Url;
 
@@ -105,11 +106,11 @@ pub fn run_parse(data: &[u8]) {
     }
     let (control, body) = control(data);
     let charset = charset(control);
-    let _ = templex::not_html(body);
-    let html = exercise(&templex::parse_bytes(body, charset));
-    exercise(&templex::parse_bytes_lean(body, charset));
-    exercise(&templex::parse_bytes_text(body, charset));
-    let _ = templex::parse_str(&html);
+    let _ = templex::html::not_html(body);
+    let html = exercise(&templex::html::parse_bytes(body, charset));
+    exercise(&templex::html::parse_bytes_lean(body, charset));
+    exercise(&templex::html::parse_bytes_text(body, charset));
+    let _ = templex::html::parse_str(&html);
 }
 
 /// The `content` target.

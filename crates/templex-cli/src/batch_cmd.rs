@@ -9,10 +9,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use templex::Method;
 use templex::batch::{
     BATCH_METHODS, BatchConfig, BatchInput, OutputFile, Progress, PruneOptions, TemplateStore,
 };
-use templex::{Method, SiteLevelConfig};
+use templex::page_level::SiteLevelConfig;
 
 use crate::template_cmd::method_parser;
 
@@ -442,7 +443,7 @@ pub fn run_warc(args: WarcArgs) -> Result<ExitCode> {
         bail!("nothing to write: give mirror directories or --data");
     }
     let gzip = args.out.to_string_lossy().ends_with(".gz");
-    let mut w = templex::WarcWriter::create(&args.out, gzip)
+    let mut w = templex::sources::WarcWriter::create(&args.out, gzip)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     w.write_warcinfo(&[("description", "site mirrors written by templex warc")])?;
     let mut pages = 0;
@@ -453,7 +454,7 @@ pub fn run_warc(args: WarcArgs) -> Result<ExitCode> {
             } else {
                 rename_site(prefix, copy)
             };
-            pages += templex::append_mirror(&mut w, dir, &prefix)
+            pages += templex::sources::append_mirror(&mut w, dir, &prefix)
                 .with_context(|| format!("cannot write mirror {}", dir.display()))?;
         }
     }
@@ -491,7 +492,7 @@ fn rename_site(prefix: &str, k: usize) -> String {
 
 fn psl_domain(host: &str) -> Option<String> {
     let url = url::Url::parse(&format!("https://{host}/")).ok()?;
-    templex::registrable_domain(&url)
+    templex::sibling_search::registrable_domain(&url)
 }
 
 #[cfg(test)]

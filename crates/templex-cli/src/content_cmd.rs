@@ -7,9 +7,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use templex::render::Rendering;
+use templex::sources::{MirrorSource, read_page_file};
 use templex::{
-    ContentConfig, ContentRecord as Record, Method, MirrorSource, PageContent, PageHints,
-    PageSource, Rendering, extract_page, extract_template, read_page_file,
+    ContentConfig, ContentRecord as Record, Method, PageContent, PageHints, PageSource,
+    extract_page, extract_template,
 };
 use url::Url;
 
@@ -196,7 +198,7 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
     // them, and `templex dedup` computes what a record lacks.
     let mut fingerprinter = (matches!(args.format, ContentFormat::Json | ContentFormat::Jsonl)
         && args.with_fingerprint)
-        .then(|| templex::Fingerprinter::new(args.fingerprint.config()));
+        .then(|| templex::duplicates::Fingerprinter::new(args.fingerprint.config()));
     if args.format == ContentFormat::Json {
         w.write_all(b"[")?;
     }

@@ -13,7 +13,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use templex::batch::{BatchConfig, BatchInput, OutRecord, Progress, RecordSink, TemplateStore};
-use templex::{DedupConfig, DedupIndex, Fingerprint, FingerprintConfig, Fingerprinter};
+use templex::duplicates::{DedupConfig, DedupIndex, Fingerprint, FingerprintConfig, Fingerprinter};
 
 use crate::input::{BudgetArgs, FingerprintArgs};
 

@@ -14,7 +14,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use templex::eval::{EvalReport, GoldSite, MacroScores, Prediction, evaluate_sites, load_gold};
-use templex::{MirrorSource, TemplateConfig, extract_template};
+use templex::sources::MirrorSource;
+use templex::{TemplateConfig, extract_template};
 use url::Url;
 
 use crate::template_cmd::MethodArgs;
@@ -70,13 +71,13 @@ fn export_content(
             let path = dir.join(&key.page);
             let bytes =
                 std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-            let doc = templex::parse_bytes(&bytes, None);
+            let doc = templex::html::parse_bytes(&bytes, None);
             let gold = templex::eval::gold_content(&doc, &key.content)
                 .with_context(|| format!("bad selector in {} {}", site.site, key.page))?;
             let not_gold: Vec<bool> = gold.iter().map(|g| !g).collect();
-            let keep = templex::non_template_mask(&doc, &not_gold);
+            let keep = templex::render::non_template_mask(&doc, &not_gold);
             let root = doc.body().unwrap_or(templex::NodeId::ROOT);
-            let text = templex::content_text(&doc, root, &|id| keep[id.index()]);
+            let text = templex::render::content_text(&doc, root, &|id| keep[id.index()]);
             let row = serde_json::json!({
                 "site": site.site,
                 "page": key.page,
@@ -127,7 +128,7 @@ impl Axis {
 /// outermost, and every axis becomes a column of the summary table and a key of the JSON.
 fn sweep_axes(method: &MethodArgs) -> Vec<Axis> {
     let threshold = match method.config().equality {
-        templex::Equality::Weighted { threshold, .. } => threshold,
+        templex::sibling_search::Equality::Weighted { threshold, .. } => threshold,
         _ => method.threshold.unwrap_or(0.6),
     };
     vec![

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use templex::{Budget, HttpConfig, OpenedSite, SiteSpec, open_site};
+use templex::sources::HttpConfig;
+use templex::{Budget, OpenedSite, SiteSpec, open_site};
 
 /// Where pages come from: a mirror directory, a WARC file, or (by default for URLs) the web.
 #[derive(Debug, Clone, Args)]
@@ -101,8 +102,8 @@ pub struct FingerprintArgs {
 
 impl FingerprintArgs {
     /// The fingerprint settings these options give.
-    pub fn config(&self) -> templex::FingerprintConfig {
-        templex::FingerprintConfig {
+    pub fn config(&self) -> templex::duplicates::FingerprintConfig {
+        templex::duplicates::FingerprintConfig {
             minhash: self.minhash.into(),
             shingle: self.shingle.into(),
         }

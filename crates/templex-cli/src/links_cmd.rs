@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use templex::extract_links_with;
+use templex::sibling_search::extract_links_with;
 
 use crate::input::SourceArgs;
 
@@ -81,8 +81,8 @@ pub fn run(args: LinksArgs) -> Result<ExitCode> {
             resolves,
             dom_path: doc.dom_path(l.node),
             same_site: l.same_site,
-            page_like: templex::looks_like_page(&l.url),
-            text: templex::collapse_whitespace(&doc.text_content(l.node)),
+            page_like: templex::sibling_search::looks_like_page(&l.url),
+            text: templex::html::collapse_whitespace(&doc.text_content(l.node)),
         });
     }
     bar.finish_and_clear();

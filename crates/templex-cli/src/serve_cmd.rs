@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{ArgMatches, Args};
-use templex::HttpConfig;
+use templex::sources::HttpConfig;
 use templex_server::{App, Limits, ServerConfig, SiteConfig};
 
 use crate::input::BudgetArgs;

@@ -6,11 +6,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
-use templex::{
-    Boundaries, ChunkKeys, Chunking, Equality, LinkOrder, MaskRules, Method, PageLevelConfig,
-    SiteLevelConfig, TableChunkConfig, TemplateConfig, TemplateRule, TextOptions, annotated_html,
-    extract_template, template_html, template_report, visible_text,
-};
+use templex::page_level::{PageLevelConfig, SiteLevelConfig};
+use templex::render::{TextOptions, annotated_html, template_html, template_report, visible_text};
+use templex::sibling_search::{Equality, LinkOrder};
+use templex::table_chunks::{Boundaries, ChunkKeys, Chunking, MaskRules, TableChunkConfig};
+use templex::{Method, TemplateConfig, TemplateRule, extract_template};
 
 use crate::input::{BudgetArgs, SourceArgs};
 
@@ -247,7 +247,7 @@ impl MethodArgs {
         if let Some(path) = &self.model {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read model {}", path.display()))?;
-            let model = templex::PageLevelModel::from_json(&text)
+            let model = templex::page_level::PageLevelModel::from_json(&text)
                 .with_context(|| format!("cannot use model {}", path.display()))?;
             c.model = Some(std::sync::Arc::new(model));
         }

@@ -8,13 +8,13 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use templex::PageSource;
 use templex::eval::{DataSite, EvalReport, Prediction, evaluate_sites, load_gold};
+use templex::page_level::{PageLevelConfig, PageLevelModel, SiteLevelConfig, detect_page_level};
+use templex::sources::MirrorSource;
 use templex::train::{
     ForestConfig, SiteSamples, SiteTrainConfig, TrainConfig, TrainingInfo, TrainingSet,
     content_samples, read_gold_pages, site_samples, train, train_forest,
-};
-use templex::{
-    MirrorSource, PageLevelConfig, PageLevelModel, PageSource, SiteLevelConfig, detect_page_level,
 };
 
 /// Arguments of `templex train`.

@@ -7,10 +7,11 @@ use std::time::Duration;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
+use templex::render::{annotated_html, template_html, template_report};
+use templex::sources::HttpConfig;
 use templex::{
-    ContentConfig, HttpConfig, Method, PageContent, PageHints, SiteSpec, TemplateConfig,
-    TemplateResult, annotated_html, extract_page, extract_template, open_site, template_html,
-    template_report,
+    ContentConfig, Method, PageContent, PageHints, SiteSpec, TemplateConfig, TemplateResult,
+    extract_page, extract_template, open_site,
 };
 use url::Url;
 
@@ -36,7 +37,8 @@ fn render_content(
     // The fingerprints `templex content --format json --fingerprint` writes, for
     // near-duplicate detection.
     let fingerprint = py.detach(|| {
-        templex::Fingerprinter::new(templex::FingerprintConfig::default()).fingerprint(&rendered)
+        templex::duplicates::Fingerprinter::new(templex::duplicates::FingerprintConfig::default())
+            .fingerprint(&rendered)
     });
     let d = PyDict::new(py);
     d.set_item("url", content.url().map(Url::as_str))?;

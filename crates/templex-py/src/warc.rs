@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
-use templex::{WarcPages, read_warc_pages};
+use templex::sources::{WarcPages, read_warc_pages};
 
 use crate::errors::{LoadError, load_err};
 

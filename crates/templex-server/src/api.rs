@@ -13,10 +13,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::{Deserialize, Serialize};
+use templex::duplicates::{FingerprintConfig, Fingerprinter};
+use templex::render::{
+    Rendering, ViewMarks, annotated_html, template_html, template_report, view_html,
+};
 use templex::{
-    ContentConfig, ContentRecord, FingerprintConfig, Fingerprinter, LoadError, Method, PageError,
-    PageHints, PageSource, Rendering, TemplateConfig, TemplateReport, TemplateResult, ViewMarks,
-    annotated_html, extract_page, extract_template, template_html, template_report, view_html,
+    ContentConfig, ContentRecord, LoadError, Method, PageError, PageHints, PageSource,
+    TemplateConfig, TemplateReport, TemplateResult, extract_page, extract_template,
 };
 use url::Url;
 
@@ -597,7 +600,7 @@ fn template_job(
                 rest: {
                     let keep = r.rest_mask();
                     let body = r.doc.body().unwrap_or(templex::NodeId::ROOT);
-                    templex::content_text(&r.doc, body, &|id| keep[id.index()])
+                    templex::render::content_text(&r.doc, body, &|id| keep[id.index()])
                 },
             }
         }),
@@ -614,8 +617,12 @@ fn view(
 ) -> String {
     let detected;
     let segments = if r.segments.is_empty() {
-        detected =
-            templex::detect_page_level(&r.doc, Some(&r.key_url), config.model(), &config.pagelevel);
+        detected = templex::page_level::detect_page_level(
+            &r.doc,
+            Some(&r.key_url),
+            config.model(),
+            &config.pagelevel,
+        );
         &detected.segments
     } else {
         &r.segments

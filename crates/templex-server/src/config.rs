@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use templex::{Budget, HttpConfig};
+use templex::Budget;
+use templex::sources::HttpConfig;
 
 /// A site mirror directory and the URL prefixes that map to its root.
 #[derive(Debug, Clone)]

@@ -3,8 +3,8 @@
 //!
 //! `templex serve`: the library behind an HTTP API and a web page that shows a page's
 //! template. A thin layer: every answer comes from [`templex::extract_page`],
-//! [`templex::extract_template`] and its outputs ([`templex::template_report`],
-//! [`templex::annotated_html`]), as the CLI's do.
+//! [`templex::extract_template`] and its outputs ([`templex::render::template_report`],
+//! [`templex::render::annotated_html`]), as the CLI's do.
 //!
 //! - [`ServerConfig`] names the sites (mirror directories, WARC files), whether live URLs may
 //!   be fetched, and the limits; [`App::new`] opens them once.

@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
-use templex::{HttpSource, LoadError, LoadStats, MirrorSource, Page, PageSource, WarcSource};
+use templex::sources::{HttpSource, LoadStats, MirrorSource, WarcSource};
+use templex::{LoadError, Page, PageSource};
 use tokio::sync::Semaphore;
 use url::Url;
 

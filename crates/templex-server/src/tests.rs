@@ -262,9 +262,11 @@ async fn content_of_raw_and_json_pages_is_the_librarys() {
 async fn site_aware_content_and_template_are_the_clis() {
     let app = app();
     // As `templex content --site examples/site … KEY --format json`.
-    let source =
-        templex::MirrorSource::new(example_site(), &["https://www.riverbend-garden.example/"])
-            .expect("mirror");
+    let source = templex::sources::MirrorSource::new(
+        example_site(),
+        &["https://www.riverbend-garden.example/"],
+    )
+    .expect("mirror");
     let key = url::Url::parse(KEY).expect("url");
     let r = templex::extract_template(&source, &key, &templex::TemplateConfig::default())
         .expect("template");
@@ -288,7 +290,7 @@ async fn site_aware_content_and_template_are_the_clis() {
     .await;
     assert_eq!(s, StatusCode::OK);
     let v = parse(&body);
-    let report = serde_json::to_value(templex::template_report(&r)).expect("json");
+    let report = serde_json::to_value(templex::render::template_report(&r)).expect("json");
     for field in [
         "key_url",
         "method",
@@ -301,7 +303,7 @@ async fn site_aware_content_and_template_are_the_clis() {
     }
     assert_eq!(
         v["annotated_html"],
-        templex::annotated_html(&r.doc, &r.template)
+        templex::render::annotated_html(&r.doc, &r.template)
     );
     let view = v["view_html"].as_str().expect("view");
     // Every template element the view keeps (it drops scripts, links, frames, refreshes,

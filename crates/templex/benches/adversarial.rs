@@ -29,9 +29,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use templex::sources::MemorySource;
 use templex::{
-    Budget, ContentConfig, MemorySource, Method, PageHints, TemplateConfig, extract_page,
-    extract_template,
+    Budget, ContentConfig, Method, PageHints, TemplateConfig, extract_page, extract_template,
 };
 use url::Url;
 
@@ -142,7 +142,7 @@ fn site_of(body: &str) -> (MemorySource, Url) {
 fn time_stages(page: &str) -> ([Duration; 5], usize) {
     let mut out = [Duration::ZERO; 5];
     let t = Instant::now();
-    let nodes = templex::parse_bytes_lean(page.as_bytes(), None).len();
+    let nodes = templex::html::parse_bytes_lean(page.as_bytes(), None).len();
     out[0] = t.elapsed();
     let t = Instant::now();
     let _ = extract_page(

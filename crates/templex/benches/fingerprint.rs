@@ -7,7 +7,8 @@
 
 use std::time::{Duration, Instant};
 
-use templex::{Budget, ContentConfig, FingerprintConfig, Fingerprinter, PageHints, extract_page};
+use templex::duplicates::{FingerprintConfig, Fingerprinter};
+use templex::{Budget, ContentConfig, PageHints, extract_page};
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -32,7 +33,7 @@ fn main() {
         let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
         files.sort();
         for f in files {
-            if let Ok(b) = templex::read_page_file(&f, 64 << 20) {
+            if let Ok(b) = templex::sources::read_page_file(&f, 64 << 20) {
                 pages.push(b);
             }
         }

@@ -288,7 +288,7 @@ fn main() {
         .take(if quick { 3 } else { 30 })
         .filter_map(|(_, path)| {
             let bytes = std::fs::read(path).ok()?;
-            let doc = templex::parse_bytes(&bytes, None);
+            let doc = templex::html::parse_bytes(&bytes, None);
             let name = path
                 .strip_prefix(&data)
                 .unwrap_or(path)

@@ -39,7 +39,7 @@ fn main() {
     let raw: Vec<Vec<u8>> = files.iter().filter_map(|f| std::fs::read(f).ok()).collect();
     let texts: Vec<String> = raw
         .iter()
-        .map(|b| templex::decode(b, None).text.into_owned())
+        .map(|b| templex::html::decode(b, None).text.into_owned())
         .collect();
     let bytes: usize = texts.iter().map(String::len).sum();
     let mb = bytes as f64 / 1e6;
@@ -53,12 +53,12 @@ fn main() {
     let mut sink = 0usize;
     let arena = best_of(rounds, || {
         for t in &texts {
-            sink += templex::parse_str(t).len();
+            sink += templex::html::parse_str(t).len();
         }
     });
     let html5ever_tokenizer = best_of(rounds, || {
         for t in &texts {
-            sink += templex::parse_str_html5ever(t).len();
+            sink += templex::html::parse_str_html5ever(t).len();
         }
     });
     let rcdom = best_of(rounds, || {
@@ -70,23 +70,23 @@ fn main() {
     });
     let decode_parse = best_of(rounds, || {
         for b in &raw {
-            sink += templex::parse_bytes(b, None).len();
+            sink += templex::html::parse_bytes(b, None).len();
         }
     });
     let lean = best_of(rounds, || {
         for b in &raw {
-            sink += templex::parse_bytes_lean(b, None).len();
+            sink += templex::html::parse_bytes_lean(b, None).len();
         }
     });
     let text = best_of(rounds, || {
         for b in &raw {
-            sink += templex::parse_bytes_text(b, None).len();
+            sink += templex::html::parse_bytes_text(b, None).len();
         }
     });
     // What the tokenizer still reads once scripts, styles, SVG and comments are cut.
     let lean_mb = texts
         .iter()
-        .map(|t| templex::strip_raw_text(t).len())
+        .map(|t| templex::html::strip_raw_text(t).len())
         .sum::<usize>() as f64
         / 1e6;
     println!("{lean_mb:.1} MB of it left by the lean scanner");

@@ -7,13 +7,13 @@ fn main() {
     let data = std::path::PathBuf::from(std::env::args().nth(1).expect("DATA_DIR"));
     for s in templex::eval::read_sites(&data).unwrap() {
         let dir = s.path(&data);
-        let src = templex::MirrorSource::new(&dir, &[] as &[&str]).unwrap();
+        let src = templex::sources::MirrorSource::new(&dir, &[] as &[&str]).unwrap();
         let files = src.html_files();
         let pick = sample_indices(files.len(), 200, 1);
         let fps: Vec<Fingerprint> = pick
             .iter()
             .map(|i| {
-                Fingerprint::of(&templex::parse_bytes(
+                Fingerprint::of(&templex::html::parse_bytes(
                     &std::fs::read(&files[*i]).unwrap(),
                     None,
                 ))

@@ -16,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         raw
     };
-    let doc = templex::parse_bytes(&bytes, None);
+    let doc = templex::html::parse_bytes(&bytes, None);
     let c = page_content(&doc, &ContentConfig::default());
     match c.root {
         Some(r) => {

@@ -9,10 +9,10 @@
 use std::path::PathBuf;
 
 use templex::eval::{gold_content, load_gold, score};
-use templex::{
-    NodeId, PageLevelConfig, PageLevelModel as Model, PageSource, Wrappers,
-    detect_page_level as detect,
+use templex::page_level::{
+    PageLevelConfig, PageLevelModel as Model, Wrappers, detect_page_level as detect,
 };
+use templex::{NodeId, PageSource};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -55,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("{name}");
             if let Ok(css) = std::env::var("FEATURES") {
                 let fx = templex::dev::node_features(doc, Some(url));
-                for id in templex::select(doc, &css)? {
+                for id in templex::eval::select(doc, &css)? {
                     let b = model.bucket(fx.html_len[id.index()]);
                     println!(
                         "{} bucket {b} classified {}",

@@ -10,7 +10,7 @@ pub(crate) use data::{data_dir, html_files};
 /// (`None`, with the notice, when the shared data is absent); prints the table.
 pub fn eval_dev_gold(config: &templex::TemplateConfig) -> Option<templex::eval::EvalReport> {
     let data = data_dir()?;
-    let detect = |source: &templex::MirrorSource, url: &url::Url| {
+    let detect = |source: &templex::sources::MirrorSource, url: &url::Url| {
         templex::extract_template(source, url, config)
             .map(templex::eval::Prediction::from)
             .map_err(|e| e.to_string())

@@ -5,8 +5,9 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
+use templex::Method;
 use templex::batch::{BatchConfig, BatchInput, OutRecord, OutputFile, TemplateStore, run};
-use templex::{Method, WarcWriter, append_mirror};
+use templex::sources::{WarcWriter, append_mirror};
 
 fn example_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/site")

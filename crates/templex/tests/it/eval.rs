@@ -4,8 +4,10 @@ use crate::common;
 
 use std::time::{Duration, Instant};
 
+use templex::PageSource;
+use templex::eval::Selector;
 use templex::eval::{EvalReport, Prediction, evaluate, load_gold};
-use templex::{MirrorSource, PageSource, Selector};
+use templex::sources::MirrorSource;
 use url::Url;
 
 /// A detector that marks every node template, timing itself.

@@ -3,7 +3,9 @@
 
 use crate::common;
 
-use templex::{MirrorSource, PageSource, extract_links_with};
+use templex::PageSource;
+use templex::sibling_search::extract_links_with;
+use templex::sources::MirrorSource;
 
 /// Sites whose start-page links must resolve at ≥ 90 %.
 const MUST_RESOLVE: &[&str] = &[

@@ -6,11 +6,12 @@ use crate::common;
 
 use std::path::PathBuf;
 
+use templex::eval::select;
+use templex::html::parse_str;
+use templex::page_level::{PageLevelConfig, PageLevelModel as Model, detect_page_level as detect};
+use templex::sources::MirrorSource;
 use templex::train::{SiteTrainConfig, TrainConfig, TrainingInfo, site_samples, train};
-use templex::{
-    Method, MirrorSource, NodeId, PageLevelConfig, PageLevelModel as Model, PageSource,
-    TemplateConfig, detect_page_level as detect, extract_template, parse_str, select,
-};
+use templex::{Method, NodeId, PageSource, TemplateConfig, extract_template};
 
 fn example() -> MirrorSource {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/site");

@@ -5,7 +5,9 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use templex::{MirrorSource, NodeId, PageSource, TemplateConfig, extract_template, select};
+use templex::eval::select;
+use templex::sources::MirrorSource;
+use templex::{NodeId, PageSource, TemplateConfig, extract_template};
 
 fn example() -> MirrorSource {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/site");
@@ -167,9 +169,9 @@ fn dev_gold_floors_for(config: TemplateConfig, dostips_doc_floor: f64) {
 /// is no 3-CS of forum pages. The main site's pages must be refused, the other threads
 /// chosen as pages of the key page's own kind (and the report must say so), and the
 /// thread sidebar must come out as template.
-fn two_template_site() -> templex::MemorySource {
+fn two_template_site() -> templex::sources::MemorySource {
     use url::Url;
-    let mut source = templex::MemorySource::new();
+    let mut source = templex::sources::MemorySource::new();
     let u = |p: &str| Url::parse(&format!("https://two.example/{p}")).unwrap();
     let main_menu = r#"<ul id=menu><li><a href="/index.html">Home</a></li><li><a href="/about.html">About</a></li><li><a href="/contact.html">Contact</a></li><li><a href="/forum/index.html">Forum</a></li></ul>"#;
     let main_page = |title: &str, body: &str| {
@@ -218,8 +220,13 @@ fn host_with_two_templates_takes_the_key_pages_own_kind() {
         r.notes
     );
     assert!(paths.contains(&"/forum/thread2.html") && paths.contains(&"/forum/thread3.html"));
-    assert_eq!(r.siblings, templex::SiblingRule::OwnKind, "{:?}", r.notes);
-    assert_eq!(r.stop, templex::StopReason::Exhausted);
+    assert_eq!(
+        r.siblings,
+        templex::sibling_search::SiblingRule::OwnKind,
+        "{:?}",
+        r.notes
+    );
+    assert_eq!(r.stop, templex::sibling_search::StopReason::Exhausted);
     assert!(r.loads.attempts <= 7, "loads {}", r.loads.attempts);
     for css in ["div.forum-head", "aside.thread-side h3", "div.forum-foot"] {
         assert!(
@@ -229,7 +236,7 @@ fn host_with_two_templates_takes_the_key_pages_own_kind() {
         );
     }
     assert!(none_template(&r, "div.post p"), "posts are content");
-    let report = templex::template_report(&r);
+    let report = templex::render::template_report(&r);
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["siblings"], "own_kind");
 }

@@ -7,9 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use templex::{
-    LoadError, PageSource, WarcSource, WarcWriter, read_warc_pages, write_mirror_to_warc,
-};
+use templex::sources::{WarcSource, WarcWriter, read_warc_pages, write_mirror_to_warc};
+use templex::{LoadError, PageSource};
 use url::Url;
 
 fn url(s: &str) -> Url {
