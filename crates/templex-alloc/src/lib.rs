@@ -4,7 +4,7 @@
 //!
 //! The parser allocates a string or vector per token and tree node, and batch runs free
 //! pages on other threads than the ones that built them: mimalloc does both faster than the
-//! system allocator (BENCHMARKS.md, "Batch mode" and "Python package"). It is built without
+//! system allocator (BENCHMARKS.md, "The allocator: mimalloc, freed memory kept" and "Python package, in process"). It is built without
 //! transparent huge pages (`no_thp`): asking the kernel for them made it compact memory in
 //! page faults, which cost batch runs 0.3–1 s of system time at random. In the Python
 //! extension it serves the extension's own allocations only; Python's objects keep Python's
@@ -21,8 +21,8 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// otherwise. A dense page frees and allocates hundreds of megabytes of per-node arrays
 /// between its stages; given back after mimalloc's default second, the kernel faults it in
 /// again, zeroed: HybEx on 10 MB of unclosed `<div>`s took 4.0 s against 2.8 s kept, and a
-/// batch run over all mirrors 3.77–4.25 s against 3.71–4.05 s (BENCHMARKS.md, "the
-/// allocator").
+/// batch run over all mirrors 3.77–4.25 s against 3.71–4.05 s (BENCHMARKS.md, "The
+/// allocator: mimalloc, freed memory kept").
 /// After ten idle seconds a server still gives it back.
 pub const PURGE_DELAY_MS: std::ffi::c_long = 10_000;
 

@@ -194,7 +194,7 @@ pub(super) const LAYOUT_SHARE: f64 = 0.7;
 /// The words of a container that is an article of its own whatever records the page lists
 /// elsewhere (its related and latest stories), with under [`OWN_ARTICLE_LINKS`] of them in
 /// links. Chosen with it by 5-fold cross-validation by domain on WCXB dev and daniel-dev
-/// together (BENCHMARKS.md).
+/// together (BENCHMARKS.md, "Held-out figures and the thresholds chosen by cross-validation").
 pub(super) const OWN_ARTICLE_WORDS: u32 = 50;
 
 /// The share of an article container's words in links under which it reads as its own text.

@@ -11,7 +11,7 @@ const QUOTE_MIN_WORDS: usize = 6;
 
 /// Share of a quotation's words that must sit in text kept before it for the quote to be a
 /// repeat: a summary box that rephrases its section shares many trigrams with it, but not
-/// nine words in ten (at a majority, scrapinghub-aeb lost such boxes; BENCHMARKS.md).
+/// nine words in ten (at a majority, scrapinghub-aeb lost such boxes; BENCHMARKS.md, "Held-out figures and the thresholds chosen by cross-validation").
 const QUOTE_REPEATS: f64 = 0.9;
 
 /// Drops from the content under `root` every `<blockquote>` that repeats text kept before it:

@@ -375,7 +375,7 @@ fn shingles(text: &str) -> HashMap<Vec<String>, usize> {
 }
 
 /// The scrapinghub AEB metric (see ../shared/data/README.md) on all 181 pages; measured
-/// 0.966 (BENCHMARKS.md).
+/// 0.965 (BENCHMARKS.md, "scrapinghub-aeb and trafilatura-eval").
 #[test]
 fn aeb_floor() {
     let Some(data) = common::data_dir() else {
@@ -430,7 +430,7 @@ fn aeb_floor() {
 
 /// trafilatura's evaluation set with its own metric (tests/eval_common.count_item: whitespace
 /// collapsed, case-sensitive substring; micro-averaged over all snippets). Measured on all
-/// 990 pages (a couple of seconds with the lean parse): F1 0.923 (BENCHMARKS.md).
+/// 990 pages (a couple of seconds with the lean parse): F1 0.923 (BENCHMARKS.md, "scrapinghub-aeb and trafilatura-eval").
 #[test]
 fn trafilatura_eval_floor() {
     let Some(data) = common::data_dir() else {
@@ -795,7 +795,7 @@ fn wcxb_floors() {
 }
 
 /// Metadata match rates on WCXB dev (exact match after normalisation, over the pages whose
-/// gold has the field), a little under BENCHMARKS.md's figures; trafilatura's on the same
+/// gold has the field), a little under BENCHMARKS.md, "Metadata: title, author, date"'s figures; trafilatura's on the same
 /// pages: title 0.506, author 0.599, date 0.840.
 const WCXB_METADATA_FLOORS: [(&str, f64); 3] = [("title", 0.76), ("author", 0.73), ("date", 0.86)];
 

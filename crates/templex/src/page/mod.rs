@@ -288,7 +288,7 @@ fn chrome_by(
 
 /// The content model's threshold on smoothed templateness: it errs towards content, which
 /// the container rule and PAGELEVEL then weigh (cross-validated by domain on WCXB dev: 0.5
-/// holds out 0.817, 0.8 0.841 alone; BENCHMARKS.md).
+/// holds out 0.817, 0.8 0.841 alone; BENCHMARKS.md, "Held-out figures and the thresholds chosen by cross-validation").
 const CONTENT_THRESHOLD: f64 = 0.8;
 
 /// [`page_level_content`] given what is chrome (asked for only when the container could
@@ -395,13 +395,13 @@ fn pick_view(
 /// The share of the spread view's words under which a container beside sections of prose
 /// is one section of the content. With [`ContentConfig::spread`] at 0.4 and the sections'
 /// thresholds ([`Rest::is_sections`]), chosen by 5-fold cross-validation by domain on WCXB
-/// dev (`bench/peers/viewcv.py`; BENCHMARKS.md).
+/// dev (`bench/peers/viewcv.py`; BENCHMARKS.md, "Held-out figures and the thresholds chosen by cross-validation").
 const SECTIONS_SHARE: f64 = 0.75;
 
 /// The words a container holds when it is an article of its own, not a teaser or a card;
 /// with [`NAVIGATION_OWN_LINKS`] and [`NAVIGATION_LINKS`], chosen by 5-fold
 /// cross-validation by domain on WCXB dev and daniel-dev together (`bench/peers/viewcv.py`;
-/// BENCHMARKS.md).
+/// BENCHMARKS.md, "Held-out figures and the thresholds chosen by cross-validation").
 const NAVIGATION_WORDS: f64 = 100.0;
 
 /// The share of an article container's words in links under which it is prose.

@@ -38,7 +38,7 @@
 //!   100,000-deep chain keeps one, so does a star).
 //!
 //! A 20,000-node DOM-like tree at `m = 256` smooths in about 6 ms with under 2 MB of scratch
-//! (`cargo bench -p templex --bench isotonic`; BENCHMARKS.md). Nothing recurses.
+//! (`cargo bench -p templex --bench isotonic`; BENCHMARKS.md, "Tree isotonic smoothing"). Nothing recurses.
 //!
 //! # Quantization
 //!

@@ -110,7 +110,7 @@ pub struct TemplateConfig {
 }
 
 impl Default for TemplateConfig {
-    /// HybEx, the better of the two methods on the dev gold (BENCHMARKS.md).
+    /// HybEx, the better of the two methods on the dev gold (BENCHMARKS.md, "Template detection on the dev gold").
     fn default() -> Self {
         Self::hybex()
     }

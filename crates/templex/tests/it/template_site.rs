@@ -91,8 +91,8 @@ fn key_page_that_fails_to_load_is_an_error() {
 }
 
 /// Floors on the whole dev gold with the default settings (HybEx; measured: template F1
-/// 0.954, content F1 0.961, 4.28 loads per key page, none at the load cap; see
-/// BENCHMARKS.md).
+/// 0.980, content F1 0.978, 4.28 loads per key page, none at the load cap; see
+/// BENCHMARKS.md, "Template detection on the dev gold").
 #[test]
 fn dev_gold_floors() {
     dev_gold_floors_for(TemplateConfig::default(), 0.95);

@@ -41,7 +41,7 @@ pub(crate) use model::SiteLevelModel;
 pub struct SiteLevelConfig {
     /// A node hash occurring on at least this fraction of the pages is template (the paper's
     /// θ; it used 10 % over whole sites; over pages of one template cluster 70 % does best on
-    /// the dev gold, BENCHMARKS.md).
+    /// the dev gold, BENCHMARKS.md, "SITELEVEL: θ and pages sampled").
     pub theta: f64,
     /// An element with more than this share of its HTML inside template nodes is template
     /// too (the paper's 85 %).

@@ -25,7 +25,7 @@ pub enum Boundaries {
     Table,
     /// Every block-level element (`crate::dom::tags::is_block`: the table nodes, `div`, `p`,
     /// `li`, headings, `br`, …). The default: most pages lay out with `div`s and lists, and
-    /// on the dev gold block chunks score far better (BENCHMARKS.md).
+    /// on the dev gold block chunks score far better (BENCHMARKS.md, "Table chunks").
     #[default]
     Block,
 }

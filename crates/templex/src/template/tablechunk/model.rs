@@ -20,7 +20,7 @@ pub struct TableChunkConfig {
     pub rules: MaskRules,
     /// A chunk on at least this fraction of the learned pages is template. The paper uses a
     /// fixed count chosen per collection; a fraction transfers across cluster sizes.
-    /// 0.7 does best on the dev gold (BENCHMARKS.md).
+    /// 0.7 does best on the dev gold (BENCHMARKS.md, "Table chunks").
     pub fraction: f64,
     /// A chunk must be on at least this many pages, whatever the fraction says: with a
     /// couple of pages a single page would otherwise make its own text template.

@@ -494,7 +494,7 @@ fn example_site_template_is_the_chrome() {
 }
 
 /// Floors on the whole dev gold with the method's defaults (measured: template F1 0.963,
-/// content F1 0.971 with 50 sampled pages, every page at least 0.73 / 0.80; BENCHMARKS.md).
+/// content F1 0.971 with 50 sampled pages, every page at least 0.73 / 0.80; BENCHMARKS.md, "Table chunks").
 #[test]
 fn dev_gold_floors_tablechunk() {
     let Some(report) = common::eval_dev_gold(&TemplateConfig::tablechunk()) else {
