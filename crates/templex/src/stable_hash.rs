@@ -26,6 +26,8 @@ use xxhash_rust::xxh3::xxh3_64;
 
 /// Version of the stable hashes, recorded in the template store beside its schema version.
 /// Bump it whenever any stable hash of a given input changes.
+// Only the store keeps it: the API has it as `batch::HASH_SCHEME`.
+#[cfg_attr(not(feature = "batch"), allow(dead_code, unreachable_pub))]
 pub const HASH_SCHEME: u32 = 1;
 
 /// The stable hash of raw bytes (one value: no length prefix needed).
