@@ -124,26 +124,6 @@ pub use crate::template::{TemplateConfig, TemplateResult, TemplateRule, extract_
 // The outputs' records.
 pub use crate::output::{ContentRecord, TemplateReport};
 
-// Root paths that the crate's own modules and tests use: not part of the API.
-#[cfg(feature = "batch")]
-use crate::dedup::FingerprintConfig;
-#[cfg(all(test, feature = "eval"))]
-use crate::dom::select;
-#[cfg(all(test, feature = "http"))]
-use crate::source::{HttpConfig, HttpSource};
-#[cfg(test)]
-use crate::{
-    dom::{parse_bytes, parse_bytes_lean, parse_bytes_text, parse_str, strip_raw_text},
-    output::template_html,
-    pagelevel::{Model as PageLevelModel, detect as detect_page_level},
-    source::{LoadStats, MirrorSource},
-    template::tablechunk::{MaskRules, TableChunkConfig},
-};
-
-// What the modules' doc links name (the API has it as `batch::HASH_SCHEME`).
-#[allow(unused_imports)]
-use crate::stable_hash::HASH_SCHEME;
-
 pub mod html {
     //! Parsing variants, charset decoding and text helpers. Every page of the pipeline goes
     //! through [`crate::parse_page`]; these are the parsers under it ([`parse_bytes`]

@@ -10,7 +10,7 @@ pub(crate) use data::{data_dir, html_files};
 /// (`None`, with the notice, when the shared data is absent); prints the table.
 pub(crate) fn eval_dev_gold(config: &crate::TemplateConfig) -> Option<crate::eval::EvalReport> {
     let data = data_dir()?;
-    let detect = |source: &crate::MirrorSource, url: &url::Url| {
+    let detect = |source: &crate::source::MirrorSource, url: &url::Url| {
         crate::extract_template(source, url, config)
             .map(crate::eval::Prediction::from)
             .map_err(|e| e.to_string())

@@ -79,7 +79,7 @@ pub struct BatchConfig {
 }
 
 fn is_default_fingerprint(f: &Option<crate::dedup::FingerprintConfig>) -> bool {
-    *f == Some(crate::FingerprintConfig::default())
+    *f == Some(crate::dedup::FingerprintConfig::default())
 }
 
 impl Default for BatchConfig {
@@ -103,7 +103,7 @@ impl Default for BatchConfig {
             rest: false,
             tablechunk: crate::template::tablechunk::TableChunkConfig::default(),
             budget: crate::Budget::DEFAULT,
-            fingerprint: Some(crate::FingerprintConfig::default()),
+            fingerprint: Some(crate::dedup::FingerprintConfig::default()),
         }
     }
 }

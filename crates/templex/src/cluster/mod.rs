@@ -20,7 +20,7 @@ use crate::stable_hash::{Encoder, hash_set};
 pub(crate) const FINGERPRINT_DEPTH: u32 = 8;
 
 /// The template fingerprint of a page: sorted, distinct layout-path hashes (stable hashes,
-/// the store's hash scheme, [`HASH_SCHEME`](crate::HASH_SCHEME): the template store keeps
+/// the store's hash scheme, [`HASH_SCHEME`](crate::stable_hash::HASH_SCHEME): the template store keeps
 /// them).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Fingerprint(pub Vec<u64>);

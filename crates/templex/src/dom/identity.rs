@@ -43,7 +43,7 @@ impl Document {
     /// Compute `Signatures` for every node in one linear pass (plus one reverse pass).
     ///
     /// The values are stable hashes (the store's hash scheme,
-    /// [`HASH_SCHEME`](crate::HASH_SCHEME)): SITELEVEL's stored node hashes are made of them.
+    /// [`HASH_SCHEME`](crate::stable_hash::HASH_SCHEME)): SITELEVEL's stored node hashes are made of them.
     pub fn signatures(&self) -> Signatures {
         let (label, path, subtree) = self.hashes(true);
         Signatures {

@@ -247,8 +247,8 @@ fn hostile_tags_do_not_overflow_the_stack() {
                 let doc = parse_str(&html);
                 check_invariants(&doc);
                 assert!(all_text(&doc).contains("text"), "{shape:?}");
-                let _ = crate::parse_bytes_lean(html.as_bytes(), None);
-                let _ = crate::parse_bytes_text(html.as_bytes(), None);
+                let _ = crate::dom::parse_bytes_lean(html.as_bytes(), None);
+                let _ = crate::dom::parse_bytes_text(html.as_bytes(), None);
             }
         })
         .expect("thread")

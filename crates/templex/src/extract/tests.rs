@@ -5,10 +5,10 @@ use crate::test_support as common;
 use std::collections::HashMap;
 use std::io::Read;
 
+use crate::dom::{parse_bytes, parse_bytes_lean, parse_str, strip_raw_text};
 use crate::extract::{
     Content, ContentConfig, content_markdown, content_text, name_hint, page_content,
 };
-use crate::{parse_bytes, parse_bytes_lean, parse_str, strip_raw_text};
 
 const ARTICLE: &str = r#"<!doctype html><html><head><title>Growing garlic | Garden Blog</title></head><body>
 <header><a href="/">Garden Blog</a><nav><ul><li><a href="/a">Home</a></li><li><a href="/b">Archive</a></li><li><a href="/c">About us</a></li></ul></nav></header>
@@ -387,7 +387,7 @@ fn aeb_floor() {
     let (mut ps, mut rs) = (Vec::new(), Vec::new());
     for (id, v) in gt.as_object().unwrap() {
         let bytes = gold_page(&dir, id);
-        let doc = crate::parse_bytes(&bytes, None);
+        let doc = parse_bytes(&bytes, None);
         let c = page_content(&doc, &ContentConfig::default());
         let text = c.root.map_or(String::new(), |r| {
             content_text(&doc, r, &|n| c.is_content(n))
@@ -915,7 +915,7 @@ fn content_that_is_one_linked_heading() {
         "<body><div><h2><a href=/x>Only a linked heading</a></h2></div></body>",
         "<body><h2><a href=/a>One</a></h2><h2><a href=/b>Two</a></h2></body>",
     ] {
-        let doc = crate::parse_str(html);
+        let doc = parse_str(html);
         let c = crate::extract::page_content(&doc, &crate::ContentConfig::default());
         assert_eq!(c.keep.len(), doc.len());
     }
@@ -928,14 +928,14 @@ fn every_site_page_is_handled() {
     let Some(data) = common::data_dir() else {
         return;
     };
-    let model = crate::PageLevelModel::builtin();
+    let model = crate::pagelevel::Model::builtin();
     let files = common::html_files(&data.join("sites"));
     assert!(files.len() > 4000);
     for f in files {
-        let doc = crate::parse_bytes(&std::fs::read(&f).unwrap(), None);
+        let doc = parse_bytes(&std::fs::read(&f).unwrap(), None);
         let c = crate::extract::page_content(&doc, &crate::ContentConfig::default());
         assert_eq!(c.keep.len(), doc.len(), "{}", f.display());
-        let r = crate::detect_page_level(&doc, None, model, &Default::default());
+        let r = crate::pagelevel::detect(&doc, None, model, &Default::default());
         assert_eq!(r.template.len(), doc.len(), "{}", f.display());
     }
 }
@@ -948,13 +948,13 @@ fn text_parse_reads_like_lean_parse_on_every_site_page() {
     let Some(data) = common::data_dir() else {
         return;
     };
-    let chunking = crate::TableChunkConfig::default().chunking;
+    let chunking = crate::template::tablechunk::TableChunkConfig::default().chunking;
     let files = common::html_files(&data.join("sites"));
     assert!(files.len() > 4000);
     for f in files {
         let bytes = std::fs::read(&f).unwrap();
         let lean = parse_bytes_lean(&bytes, None);
-        let text = crate::parse_bytes_text(&bytes, None);
+        let text = crate::dom::parse_bytes_text(&bytes, None);
         assert_eq!(lean.len(), text.len(), "{}", f.display());
         let content = |doc: &crate::Document| {
             let c = page_content(doc, &ContentConfig::default());

@@ -8,7 +8,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::{HttpFetcher, is_public_ip};
-use crate::{HttpConfig, HttpSource, LoadError, LoadStats, PageSource};
+use crate::source::{HttpConfig, HttpSource, LoadStats};
+use crate::{LoadError, PageSource};
 use url::Url;
 
 // ---------------------------------------------------------------------------------------

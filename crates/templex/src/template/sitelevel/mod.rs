@@ -63,7 +63,7 @@ impl Default for SiteLevelConfig {
 
 /// Hash of every node: its tag path from the root and its subtree (labels, trimmed text,
 /// ordered children). Equal hashes mean "the same fragment at the same place". Stable
-/// hashes (the store's hash scheme, [`HASH_SCHEME`](crate::HASH_SCHEME)): learned SITELEVEL
+/// hashes (the store's hash scheme, [`HASH_SCHEME`](crate::stable_hash::HASH_SCHEME)): learned SITELEVEL
 /// templates are stored as these.
 pub(crate) fn node_hashes(doc: &Document) -> Vec<u64> {
     let sig = doc.signatures();

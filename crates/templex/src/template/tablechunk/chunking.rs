@@ -13,7 +13,7 @@ use crate::stable_hash::{Encoder, hash_str};
 /// [`TableChunkModel`](super::TableChunkModel): keys are hashes, and a model whose keys were
 /// computed differently must not be applied (it would silently match nothing, or the wrong
 /// chunks). 2: keys are stable hashes of explicit bytes (the store's
-/// hash scheme, [`HASH_SCHEME`](crate::HASH_SCHEME)).
+/// hash scheme, [`HASH_SCHEME`](crate::stable_hash::HASH_SCHEME)).
 pub(crate) const KEY_SCHEME: u32 = 2;
 
 /// Which elements end one text chunk and start the next.

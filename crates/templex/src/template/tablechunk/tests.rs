@@ -6,11 +6,12 @@ use crate::test_support as common;
 
 use std::path::PathBuf;
 
-use crate::MirrorSource;
+use crate::dom::{parse_bytes, parse_str, select};
+use crate::source::MirrorSource;
 use crate::template::tablechunk::{
     Boundaries, ChunkKeys, Chunking, TableChunkConfig, TableChunkModel, learn, page_chunks,
 };
-use crate::{Document, NodeId, parse_bytes, parse_str, select};
+use crate::{Document, NodeId};
 use crate::{Method, TemplateConfig, extract_template};
 
 /// The first element matching `css`.
@@ -305,7 +306,7 @@ fn rotating_template_images_stay_template() {
     }
     // Symmetric image evidence: the changing logo is content.
     let symmetric = TableChunkConfig {
-        rules: crate::MaskRules {
+        rules: super::MaskRules {
             image_chunks_template_only: false,
             ..Default::default()
         },
@@ -469,7 +470,7 @@ fn example_site_template_is_the_chrome() {
         );
     }
     // The reusable template keeps the page frame and the chrome, not the article.
-    let html = crate::template_html(&r.doc, &r.template, &r.key_url);
+    let html = crate::output::template_html(&r.doc, &r.template, &r.key_url);
     assert!(html.contains("<body") && html.contains("main-menu"));
     assert!(!html.contains("entry-title"));
     // The content is the main content (the article's text, not its byline line) with the
