@@ -32,6 +32,7 @@ pub(crate) use serialize::{SerializeHook, html_lengths};
 pub use sniff::not_html;
 #[cfg(feature = "batch")]
 pub(crate) use tree::Node;
+pub(crate) use tree::is_invisible_format;
 pub(crate) use tree::{Attr, Element, NodeData};
 pub use tree::{Document, NodeId, collapse_whitespace};
 

@@ -361,6 +361,14 @@ impl Iterator for Children<'_> {
     }
 }
 
+/// Characters that only tell a browser where it may break or join a line (soft hyphens,
+/// word joiners, zero-width no-break spaces): a reader copying the text does not get them,
+/// and they would split the words a search for the text looks for
+/// ("Mit\u{ad}tel\u{ad}al\u{ad}ter").
+pub(crate) fn is_invisible_format(c: char) -> bool {
+    matches!(c, '\u{ad}' | '\u{2060}' | '\u{feff}')
+}
+
 /// Collapse runs of whitespace to one space and trim.
 pub fn collapse_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

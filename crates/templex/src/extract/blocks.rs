@@ -82,7 +82,7 @@ pub(super) fn count(text: &str) -> (u32, u32) {
         if is_cjk(c) {
             words += 1;
             in_word = false;
-        } else if super::render::is_invisible_format(c) {
+        } else if crate::dom::is_invisible_format(c) {
             // A soft hyphen inside a word leaves one word ("Mit\u{ad}tel\u{ad}al\u{ad}ter").
         } else if c.is_alphanumeric() {
             if !in_word {

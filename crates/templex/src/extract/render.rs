@@ -3,7 +3,9 @@
 use markup5ever::local_name;
 
 use crate::dom::tags::{heading_level, is_block};
-use crate::dom::{Document, NodeData, NodeId, SerializeHook, collapse_whitespace};
+use crate::dom::{
+    Document, NodeData, NodeId, SerializeHook, collapse_whitespace, is_invisible_format,
+};
 
 /// Plain text of the kept nodes: one line per block, whitespace collapsed within lines.
 pub fn content_text(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool) -> String {
@@ -28,13 +30,6 @@ pub fn content_text(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool)
         out.pop();
     }
     out
-}
-
-/// Characters that only tell a browser where it may break or join a line (soft hyphens,
-/// word joiners, zero-width no-break spaces): a reader copying the text does not get them,
-/// and they would split the words a search for the text looks for ("Mit\u{ad}tel\u{ad}al\u{ad}ter").
-pub(super) fn is_invisible_format(c: char) -> bool {
-    matches!(c, '\u{ad}' | '\u{2060}' | '\u{feff}')
 }
 
 /// Append `t` without its [invisible formatting](is_invisible_format).

@@ -34,12 +34,10 @@ pub(crate) fn normalize_into(s: &str, out: &mut String) {
     }
 }
 
-/// Zero-width characters and soft hyphens: invisible, and dropped by [`normalize_text`].
+/// Zero-width characters and soft hyphens: invisible, and dropped by [`normalize_text`]
+/// (chunk keys also drop the zero-width space and joiners, which rendered text keeps).
 fn is_invisible_char(c: char) -> bool {
-    matches!(
-        c,
-        '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{00ad}'
-    )
+    crate::dom::is_invisible_format(c) || matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}')
 }
 
 /// Whether [`normalize_text`] leaves anything of `s` (without building the string).
