@@ -529,6 +529,11 @@ fn tokenizers_agree_on_tricky_markup() {
         "<title>a <b> &amp; </title> x</title>",
         "<textarea>\n<p>&lt;</textarea>",
         "<textarea>\n\nx</textarea><pre>\n\ny</pre><listing>\nz</listing>",
+        "<pre>&#xA;x",
+        "<pre>&#10;&#10;x",
+        "<textarea>&#10;x</textarea>",
+        "<listing>&#xa;x",
+        "<pre>a&#10 x",
         "<style>p < b { }</style></style>",
         "<script>if (a<b) document.write('</scr'+'ipt>')</script>after",
         "<script><!--<script></script>--></script>after",
@@ -858,3 +863,4 @@ fn a_parse_stops_at_the_deadline_and_names_the_stage() {
     assert_eq!(parse().unwrap().len(), whole);
     drop(none);
 }
+

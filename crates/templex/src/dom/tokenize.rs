@@ -22,6 +22,11 @@
 //! builder by sending it an empty comment: see `Sink::insert_flat`.) No page
 //! a person reads nests that deep (the deepest of the 7,000 pages in the dev data nests 56),
 //! so ordinary trees are unchanged.
+//!
+//! Where html5ever's own tokenizer parts from the specification, this parser follows the
+//! specification: a line feed written as a character reference without its semicolon right
+//! after `<pre>`, `<listing>` or `<textarea>` (`<pre>&#10x`) is dropped like a literal one
+//! (html5ever's error token for the missing semicolon uses up the tree builder's look-ahead).
 
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
