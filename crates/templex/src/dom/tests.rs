@@ -863,4 +863,3 @@ fn a_parse_stops_at_the_deadline_and_names_the_stage() {
     assert_eq!(parse().unwrap().len(), whole);
     drop(none);
 }
-
