@@ -6,9 +6,7 @@ use markup5ever::local_name;
 use super::blocks::{Block, BlockKind, segment_blocks};
 use super::config::ContentConfig;
 use super::names::NameHints;
-use super::verdicts::{
-    is_boilerplate_tag, is_comment_section, is_control, is_hidden, is_main_element,
-};
+use super::verdicts::{chrome_by_tag, is_comment_section, is_control, is_hidden, is_main_element};
 use crate::dom::tags::is_media;
 use crate::dom::{Document, NodeId, deadline};
 
@@ -146,6 +144,7 @@ impl Aggregates {
         let mut negative = vec![false; n];
         let mut name_hints = NameHints::default();
         let (is_hidden_el, shown, hidden) = hidden_elements(doc, body, &words);
+        let chrome_tag = chrome_by_tag(doc, body);
         for id in doc.descendants(body) {
             if deadline::due(id.index()) {
                 break;
@@ -160,7 +159,7 @@ impl Aggregates {
             excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
                 || is_control(doc, id)
                 || (is_hidden_el[id.index()] && !revealed)
-                || is_boilerplate_tag(doc, id)
+                || chrome_tag[id.index()]
                 || (!config.comments && is_comment_section(doc, id));
             // Elements without text are neither candidates nor dropped, and hold no
             // candidate whose penalty they could pass on: their names do not matter.

@@ -7,7 +7,7 @@ use markup5ever::local_name;
 use super::aggregates::MAJORITY;
 use super::blocks::{Block, BlockKind};
 use super::config::Content;
-use super::verdicts::{is_boilerplate_tag, is_control};
+use super::verdicts::{chrome_by_tag, is_control};
 use crate::dom::{Document, NodeId, deadline};
 
 /// The descendants of `root` that a reader sees ([`Document::visible_descendants`]).
@@ -35,6 +35,7 @@ pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usiz
     };
     let allowed = non_template_mask(doc, template);
     let mut excluded = vec![false; doc.len()];
+    let chrome_tag = chrome_by_tag(doc, body);
     for id in doc.subtree(body).map(NodeId) {
         if deadline::due(id.index()) {
             break;
@@ -43,7 +44,7 @@ pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usiz
         excluded[i] = id != body
             && (doc.parent(id).is_some_and(|p| excluded[p.index()])
                 || is_control(doc, id)
-                || is_boilerplate_tag(doc, id)
+                || chrome_tag[i]
                 || is_side_form(doc, id, page_words));
         keep[i] = allowed[i]
             && !excluded[i]

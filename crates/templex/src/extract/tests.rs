@@ -206,6 +206,31 @@ fn layout_wrappers_named_after_chrome_still_hold_the_content() {
     assert_has(&text, &["The council met"], &["weekly newsletter"]);
 }
 
+/// A site that lays its whole page out in an `<aside>` (rnz.de): the article it declares
+/// (`itemprop="articleBody"`, or a `<main>`) is the content, and an `<aside>` that declares
+/// nothing stays chrome.
+#[test]
+fn an_aside_that_holds_the_declared_article_is_no_chrome() {
+    let side = "Read also: the mayor's budget, the new tram line and the river festival, all of them in our weekly newsletter every Friday.";
+    for declared in [r#"itemprop="articleBody""#, r#"role="main""#] {
+        let html = format!(
+            r#"<html><body><nav><a href="/">Home</a> <a href="/news">News</a></nav>
+            <aside class="page-wrap"><div {declared}><p>{PROSE}</p><p>{PROSE}</p></div></aside>
+            <aside class="right"><p>{side}</p></aside></body></html>"#
+        );
+        let text = text_of(&html);
+        assert_has(&text, &["The council met"], &["weekly newsletter"]);
+    }
+    let html = format!(
+        r#"<html><body><main><p>{PROSE}</p></main><aside><p>{side}</p></aside></body></html>"#
+    );
+    assert_has(
+        &text_of(&html),
+        &["The council met"],
+        &["weekly newsletter"],
+    );
+}
+
 #[test]
 fn a_short_article_beats_a_long_cookie_notice() {
     let notice = "We use cookies and similar technologies to store and access information on your device, to measure audiences, to personalise content and advertising, and to improve our services. You can accept or refuse these purposes, and change your choice at any time in the settings.";

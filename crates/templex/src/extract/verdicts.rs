@@ -7,12 +7,44 @@ use markup5ever::local_name;
 use crate::dom::{Document, NodeId};
 
 /// Elements that are usually chrome by their tag.
-pub(super) fn is_boilerplate_tag(doc: &Document, id: NodeId) -> bool {
+fn is_boilerplate_tag(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         matches!(
             e.name.local,
             local_name!("nav") | local_name!("aside") | local_name!("footer") | local_name!("menu")
         )
+    })
+}
+
+/// Elements chrome by their tag ([`is_boilerplate_tag`]) under `body`, but for those that
+/// hold the page's declared main content (`<main>`, `role="main"`, schema.org's
+/// `itemprop="articleBody"`): some sites lay the whole page out in an `<aside>` or a
+/// `<footer>` (rnz.de's article sits in `aside.nfy-pa-direct-content`), and what the page
+/// declares its body outweighs what its wrapper's tag suggests.
+pub(super) fn chrome_by_tag(doc: &Document, body: NodeId) -> Vec<bool> {
+    let mut holds_body = vec![false; doc.len()];
+    let mut chrome = vec![false; doc.len()];
+    // Reversed document order: every element after its descendants.
+    for id in doc.subtree(body).rev().map(NodeId) {
+        let i = id.index();
+        holds_body[i] |= is_declared_main(doc, id) || declares_article_body(doc, id);
+        chrome[i] = !holds_body[i] && is_boilerplate_tag(doc, id);
+        if holds_body[i] {
+            if let Some(p) = doc.parent(id) {
+                holds_body[p.index()] = true;
+            }
+        }
+    }
+    chrome
+}
+
+/// `itemprop="articleBody"` (schema.org): the element a page declares its article's text.
+fn declares_article_body(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        e.attr("itemprop").is_some_and(|v| {
+            v.split_ascii_whitespace()
+                .any(|t| t.eq_ignore_ascii_case("articleBody"))
+        })
     })
 }
 
