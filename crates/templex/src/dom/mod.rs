@@ -32,9 +32,9 @@ pub(crate) use serialize::{SerializeHook, html_lengths};
 pub use sniff::not_html;
 #[cfg(feature = "batch")]
 pub(crate) use tree::Node;
-pub(crate) use tree::is_invisible_format;
 pub(crate) use tree::{Attr, Element, NodeData};
 pub use tree::{Document, NodeId, collapse_whitespace};
+pub(crate) use tree::{is_cjk, is_invisible_format, is_word_char};
 
 /// Tag names, for the modules that match on them.
 pub(crate) use markup5ever::{LocalName, local_name};

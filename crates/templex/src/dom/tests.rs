@@ -863,3 +863,16 @@ fn a_parse_stops_at_the_deadline_and_names_the_stage() {
     assert_eq!(parse().unwrap().len(), whole);
     drop(none);
 }
+
+/// The word-character shortcut answers as `char::is_alphanumeric` for every character.
+#[test]
+fn word_characters_are_the_alphanumeric_ones() {
+    for c in (0..=0x10ffff).filter_map(char::from_u32) {
+        assert_eq!(
+            crate::dom::is_word_char(c),
+            c.is_alphanumeric(),
+            "U+{:04X}",
+            c as u32
+        );
+    }
+}

@@ -3,7 +3,7 @@
 use markup5ever::local_name;
 
 use crate::dom::tags::{is_block, is_heading, is_list_item};
-use crate::dom::{Document, LocalName, NodeData, NodeId, deadline};
+use crate::dom::{Document, LocalName, NodeData, NodeId, deadline, is_cjk, is_word_char};
 
 /// What kind of block a text run is, by its owning element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +84,7 @@ pub(super) fn count(text: &str) -> (u32, u32) {
             in_word = false;
         } else if crate::dom::is_invisible_format(c) {
             // A soft hyphen inside a word leaves one word ("Mit\u{ad}tel\u{ad}al\u{ad}ter").
-        } else if c.is_alphanumeric() {
+        } else if is_word_char(c) {
             if !in_word {
                 words += 1;
                 in_word = true;
@@ -109,7 +109,7 @@ pub(crate) fn text_words(text: &str) -> usize {
                 return 1;
             }
             let cjk = token.chars().filter(|c| is_cjk(*c)).count();
-            let other = token.chars().any(|c| !is_cjk(c) && c.is_alphanumeric());
+            let other = token.chars().any(|c| !is_cjk(c) && is_word_char(c));
             if cjk == 0 {
                 1
             } else {
@@ -117,10 +117,6 @@ pub(crate) fn text_words(text: &str) -> usize {
             }
         })
         .sum()
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af | 0xf900..=0xfaff)
 }
 
 /// Segment `root`'s subtree into text blocks, in document order.

@@ -8,7 +8,7 @@ use markup5ever::local_name;
 use url::Url;
 
 use crate::dom::tags::{is_block, is_heading, is_image, is_invisible};
-use crate::dom::{Document, LocalName, NodeData, NodeId, deadline};
+use crate::dom::{Document, LocalName, NodeData, NodeId, deadline, is_cjk, is_word_char};
 use crate::extract::{Content, ContentConfig, NameHints, page_content};
 use crate::links::Site;
 
@@ -140,7 +140,7 @@ fn is_content_semantic(tag: &LocalName) -> bool {
 fn words_of(text: &str, mut f: impl FnMut(&str)) {
     let mut start = None;
     for (i, c) in text.char_indices() {
-        if c.is_alphanumeric() && !is_cjk(c) {
+        if !is_cjk(c) && is_word_char(c) {
             start.get_or_insert(i);
         } else {
             if let Some(s) = start.take() {
@@ -154,10 +154,6 @@ fn words_of(text: &str, mut f: impl FnMut(&str)) {
     if let Some(s) = start {
         f(&text[s..]);
     }
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af | 0xf900..=0xfaff)
 }
 
 fn is_punct(c: char) -> bool {

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cluster::label_path;
 use crate::dom::tags::is_block;
-use crate::dom::{Document, NodeData, NodeId, deadline};
+use crate::dom::{Document, NodeData, NodeId, deadline, is_cjk, is_word_char};
 use crate::extract::{Content, ContentConfig, content_root, page_content_at};
 use xxhash_rust::xxh3::Xxh3;
 
@@ -387,7 +387,7 @@ impl RunHasher {
         let mut in_word = false;
         let mut buf = [0u8; 4];
         for c in s.chars() {
-            if c.is_alphanumeric() {
+            if is_word_char(c) {
                 if self.space || (self.started && !in_word) {
                     self.hasher.update(b" ");
                     self.space = false;
@@ -427,7 +427,7 @@ fn normalize_into(s: &str, out: &mut String) -> u32 {
     let mut words = 0;
     let mut in_word = false;
     for c in s.chars() {
-        if c.is_alphanumeric() {
+        if is_word_char(c) {
             if !in_word && !out.is_empty() && !out.ends_with(' ') {
                 out.push(' ');
             }
@@ -449,10 +449,6 @@ fn normalize_into(s: &str, out: &mut String) -> u32 {
         }
     }
     words
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af | 0xf900..=0xfaff)
 }
 
 /// Learn a cluster's [`SiteContent`] from parsed pages (the interactive path: a key page and
