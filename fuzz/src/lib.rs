@@ -171,10 +171,8 @@ pub fn run_template(data: &[u8]) {
             source.insert(&urls[k], body);
         }
     }
-    let config = TemplateConfig {
-        fallback: control & 16 == 0,
-        ..TemplateConfig::for_method(METHODS[(control & 7) as usize])
-    };
+    let mut config = TemplateConfig::for_method(METHODS[(control & 7) as usize]);
+    config.mapping.fallback = control & 16 == 0;
     let Ok(result) = extract_template(&source, &urls[0], &config) else {
         return;
     };

@@ -127,7 +127,7 @@ impl Axis {
 /// The sweep grid. Each axis is one line; the grid is their cartesian product, first axis
 /// outermost, and every axis becomes a column of the summary table and a key of the JSON.
 fn sweep_axes(method: &MethodArgs) -> Vec<Axis> {
-    let threshold = match method.config().equality {
+    let threshold = match method.config().mapping.equality {
         templex::sibling_search::Equality::Weighted { threshold, .. } => threshold,
         _ => method.threshold.unwrap_or(0.6),
     };
@@ -138,9 +138,14 @@ fn sweep_axes(method: &MethodArgs) -> Vec<Axis> {
                 .iter()
                 .copied(),
             |e| format!("{e:?}"),
-            move |c, e| c.equality = crate::template_cmd::equality(e, threshold),
+            move |c, e| c.mapping.equality = crate::template_cmd::equality(e, threshold),
         ),
-        Axis::new("size", 1..=8usize, |n| n.to_string(), |c, n| c.cs_size = n),
+        Axis::new(
+            "size",
+            1..=8usize,
+            |n| n.to_string(),
+            |c, n| c.search.size = n,
+        ),
     ]
 }
 
@@ -337,8 +342,13 @@ mod tests {
     #[test]
     fn grid_is_the_cartesian_product() {
         let axes = vec![
-            Axis::new("a", 1..=2usize, |n| n.to_string(), |c, n| c.cs_size = n),
-            Axis::new("b", 0..3usize, |n| n.to_string(), |c, n| c.max_loads = n),
+            Axis::new("a", 1..=2usize, |n| n.to_string(), |c, n| c.search.size = n),
+            Axis::new(
+                "b",
+                0..3usize,
+                |n| n.to_string(),
+                |c, n| c.search.max_loads = n,
+            ),
         ];
         let g = grid(&axes);
         assert_eq!(g.len(), 6);
@@ -347,7 +357,7 @@ mod tests {
         let mut c = TemplateConfig::default();
         (axes[0].values[1].1)(&mut c);
         (axes[1].values[2].1)(&mut c);
-        assert_eq!((c.cs_size, c.max_loads), (2, 2));
+        assert_eq!((c.search.size, c.search.max_loads), (2, 2));
         assert_eq!(grid(&[]).len(), 1, "no axes: the base setting");
     }
 

@@ -8,9 +8,9 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use templex::page_level::{PageLevelConfig, SiteLevelConfig};
 use templex::render::{TextOptions, annotated_html, template_html, template_report, visible_text};
-use templex::sibling_search::{Equality, LinkOrder};
+use templex::sibling_search::{Equality, LinkOrder, MappingConfig, SearchConfig};
 use templex::table_chunks::{Boundaries, ChunkKeys, Chunking, MaskRules, TableChunkConfig};
-use templex::{Method, TemplateConfig, TemplateRule, extract_template};
+use templex::{Method, SampleConfig, TemplateConfig, TemplateRule, extract_template};
 
 use crate::input::{BudgetArgs, SourceArgs};
 
@@ -146,7 +146,7 @@ pub struct MethodArgs {
 
     /// Minimum structural overlap (Dice of mapped body elements) for a sibling page to be
     /// used; 0 disables the guard.
-    #[arg(long, value_name = "D", default_value_t = TemplateConfig::default().guard)]
+    #[arg(long, value_name = "D", default_value_t = TemplateConfig::default().mapping.guard)]
     pub guard: f64,
 
     /// Initial order of the key page's links.
@@ -158,7 +158,7 @@ pub struct MethodArgs {
     pub no_adaptive: bool,
 
     /// At most this many sibling pages are loaded.
-    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().max_loads)]
+    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().search.max_loads)]
     pub max_loads: usize,
 
     /// Longest time for one page's whole site-aware extraction (the key page, the search for
@@ -168,7 +168,7 @@ pub struct MethodArgs {
     pub time_limit: Option<std::time::Duration>,
 
     /// Stop the sibling search after N loads in a row that did not grow the CS.
-    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().patience)]
+    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().search.patience)]
     pub patience: usize,
 
     /// SITELEVEL: a fragment on at least this fraction of the sampled pages is template.
@@ -209,7 +209,7 @@ pub struct MethodArgs {
     pub chunk_image_evidence: bool,
 
     /// SITELEVEL and table text chunks: pages of the site sampled besides the key page.
-    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().site_pages)]
+    #[arg(long, value_name = "N", default_value_t = TemplateConfig::default().sample.pages)]
     pub site_pages: usize,
 
     /// PAGELEVEL: classifier scores only, no isotonic smoothing (the paper's Basic).
@@ -259,27 +259,34 @@ impl MethodArgs {
     pub fn config(&self) -> TemplateConfig {
         let base = TemplateConfig::for_method(self.method);
         let chunking = base.tablechunk.chunking;
-        let default_threshold = match base.equality {
+        let default_threshold = match base.mapping.equality {
             Equality::Weighted { threshold, .. } => threshold,
             _ => 0.6,
         };
         TemplateConfig {
             method: base.method,
-            cs_size: self.cs_size.unwrap_or(base.cs_size),
-            equality: equality(self.equality, self.threshold.unwrap_or(default_threshold)),
-            votes: self.votes.or(base.votes),
-            rule: match self.rule {
-                RuleArg::Mapped => TemplateRule::Mapped,
-                RuleArg::TextEvidence => TemplateRule::TextEvidence,
+            search: SearchConfig {
+                size: self.cs_size.unwrap_or(base.search.size),
+                order: match self.order {
+                    OrderArg::Paper => LinkOrder::Paper,
+                    OrderArg::Document => LinkOrder::Document,
+                },
+                adaptive: !self.no_adaptive,
+                max_loads: self.max_loads,
+                patience: self.patience,
+                ..base.search
             },
-            guard: self.guard,
-            order: match self.order {
-                OrderArg::Paper => LinkOrder::Paper,
-                OrderArg::Document => LinkOrder::Document,
+            mapping: MappingConfig {
+                equality: equality(self.equality, self.threshold.unwrap_or(default_threshold)),
+                votes: self.votes.or(base.mapping.votes),
+                rule: match self.rule {
+                    RuleArg::Mapped => TemplateRule::Mapped,
+                    RuleArg::TextEvidence => TemplateRule::TextEvidence,
+                },
+                guard: self.guard,
+                prior: (base.mapping.prior || self.prior) && !self.no_prior,
+                fallback: !self.no_fallback,
             },
-            adaptive: !self.no_adaptive,
-            max_loads: self.max_loads,
-            patience: self.patience,
             sitelevel: SiteLevelConfig {
                 theta: self.theta,
                 ..base.sitelevel
@@ -310,14 +317,15 @@ impl MethodArgs {
                 },
                 ..base.tablechunk
             },
-            site_pages: self.site_pages,
+            sample: SampleConfig {
+                pages: self.site_pages,
+                ..base.sample
+            },
             pagelevel: PageLevelConfig {
                 smooth: !self.no_smooth,
                 penalty: self.penalty,
                 ..base.pagelevel
             },
-            fallback: !self.no_fallback,
-            prior: (base.prior || self.prior) && !self.no_prior,
             time_limit: self.time_limit,
             ..base
         }

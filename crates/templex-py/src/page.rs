@@ -251,10 +251,10 @@ pub(crate) fn template(
         ));
     }
     let mut config = TemplateConfig::for_method(parse_method(method)?);
-    config.cs_size = cs_size.unwrap_or(config.cs_size);
-    config.votes = votes.or(config.votes);
-    config.site_pages = site_pages.unwrap_or(config.site_pages);
-    config.fallback = fallback;
+    config.search.size = cs_size.unwrap_or(config.search.size);
+    config.mapping.votes = votes.or(config.mapping.votes);
+    config.sample.pages = site_pages.unwrap_or(config.sample.pages);
+    config.mapping.fallback = fallback;
     config.budget = budget(max_page_bytes, max_page_nodes, page_timeout)?;
     config.time_limit = seconds("time_limit", time_limit)?;
     let spec = SiteSpec {

@@ -509,26 +509,26 @@ fn template_config(req: &TemplateRequest, method: Method) -> Result<TemplateConf
         if !(2..=10).contains(&n) {
             return Err(ApiError::bad_request("cs_size must be between 2 and 10"));
         }
-        c.cs_size = n;
+        c.search.size = n;
     }
     if let Some(v) = req.votes {
-        c.votes = Some(v.max(1));
+        c.mapping.votes = Some(v.max(1));
     }
     if let Some(g) = req.guard {
         if !(0.0..=1.0).contains(&g) {
             return Err(ApiError::bad_request("guard must be between 0 and 1"));
         }
-        c.guard = g;
+        c.mapping.guard = g;
     }
     if let Some(n) = req.max_loads {
         // A client may ask for fewer loads, never for more than the defaults allow.
-        c.max_loads = n.min(c.max_loads);
+        c.search.max_loads = n.min(c.search.max_loads);
     }
     if let Some(n) = req.site_pages {
-        c.site_pages = n.min(c.site_pages.max(64));
+        c.sample.pages = n.min(c.sample.pages.max(64));
     }
     if let Some(f) = req.fallback {
-        c.fallback = f;
+        c.mapping.fallback = f;
     }
     Ok(c)
 }
@@ -538,12 +538,11 @@ fn template_config(req: &TemplateRequest, method: Method) -> Result<TemplateConf
 /// 504 frees its worker then.
 pub(crate) fn within(config: TemplateConfig, allowance: Allowance) -> TemplateConfig {
     let left = allowance.left;
-    TemplateConfig {
-        budget: allowance.budget,
-        time_budget: config.time_budget.min(left),
-        time_limit: Some(config.time_limit.map_or(left, |t| t.min(left))),
-        ..config
-    }
+    let mut config = config;
+    config.budget = allowance.budget;
+    config.search.time_budget = config.search.time_budget.min(left);
+    config.time_limit = Some(config.time_limit.map_or(left, |t| t.min(left)));
+    config
 }
 
 fn template_job(

@@ -673,7 +673,11 @@ async fn the_work_gets_no_more_time_than_the_request_has_left() {
         "{a:?}"
     );
     let within = crate::api::within(templex::TemplateConfig::hybex(), a);
-    assert!(within.time_budget <= a.left, "{:?}", within.time_budget);
+    assert!(
+        within.search.time_budget <= a.left,
+        "{:?}",
+        within.search.time_budget
+    );
     assert_eq!(
         within.time_limit,
         Some(a.left),

@@ -48,7 +48,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|d| {
             let idx = templex::dev::MapIndex::new(d);
-            templex::dev::etdm(&key_index, &idx, &TemplateConfig::default().equality)
+            templex::dev::etdm(
+                &key_index,
+                &idx,
+                &TemplateConfig::default().mapping.equality,
+            )
         })
         .collect();
     let votes = |id: NodeId| {

@@ -75,7 +75,7 @@
 //! |---|---|
 //! | [`html`] | parsing variants (`parse_bytes`, lean, text, `parse_str`, html5ever), charset decoding, `not_html`, text helpers |
 //! | [`sources`] | [`PageSource`]s: mirror, memory, WARC, HTTP; page files; WARC reading and writing; load statistics |
-//! | [`sibling_search`] | TemEx and HybEx's sibling search: links, their order, the sibling rule, stop reasons, tree equality |
+//! | [`sibling_search`] | TemEx and HybEx: the sibling search's and the mapping's settings, links, their order, the sibling rule, stop reasons, tree equality |
 //! | [`page_level`] | PAGELEVEL (its config, model, wrappers, `detect_page_level`) and SITELEVEL's config |
 //! | [`table_chunks`] | the table-chunk method's settings |
 //! | [`render`] | renderers: annotated page, reusable template, report, viewer, visible and content text |
@@ -120,7 +120,9 @@ pub use crate::source::{LoadError, OpenError, OpenedSite, Page, PageSource, Site
 // Templates: every method, one entry point.
 pub use crate::method::{Method, UnknownMethod};
 pub use crate::sitecontent::SiteContent;
-pub use crate::template::{TemplateConfig, TemplateResult, TemplateRule, extract_template};
+pub use crate::template::{
+    SampleConfig, TemplateConfig, TemplateResult, TemplateRule, extract_template,
+};
 // The outputs' records.
 pub use crate::output::{ContentRecord, TemplateReport};
 
@@ -153,13 +155,17 @@ pub mod sources {
 }
 
 pub mod sibling_search {
-    //! How TemEx and HybEx find a key page's siblings and map their trees: a page's links
+    //! How TemEx and HybEx find a key page's siblings and map their trees: the search's
+    //! settings ([`SearchConfig`], [`crate::TemplateConfig::search`]), a page's links
     //! ([`extract_links_with`]), the order they are tried in ([`LinkOrder`]), which pages
-    //! count as siblings ([`SiblingRule`]), why the search stopped ([`StopReason`]), node
-    //! equality of the tree mapping ([`Equality`]).
+    //! count as siblings ([`SiblingRule`]), why the search stopped ([`StopReason`]); the
+    //! settings of the mapping and the vote ([`MappingConfig`],
+    //! [`crate::TemplateConfig::mapping`]) with node equality of the tree mapping
+    //! ([`Equality`]).
     pub use crate::links::{extract_links_with, looks_like_page, registrable_domain};
     pub use crate::mapping::Equality;
-    pub use crate::siblings::{LinkOrder, SiblingRule, StopReason};
+    pub use crate::siblings::{LinkOrder, SearchConfig, SiblingRule, StopReason};
+    pub use crate::template::MappingConfig;
 }
 
 pub mod page_level {

@@ -38,39 +38,43 @@ pub enum LinkOrder {
     Document,
 }
 
-/// Settings of the CS search.
-#[derive(Debug, Clone)]
-pub(crate) struct CsConfig {
-    /// The n of the n-CS to find.
+/// Settings of the sibling search (the complete-subdigraph, CS, search of TemEx and HybEx).
+/// What each sibling page may cost is [`TemplateConfig::budget`](crate::TemplateConfig::budget),
+/// shared by every method.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchConfig {
+    /// The n of the n-CS sought: pages that all link to each other share a menu, so n of
+    /// them vouch for the template; a bigger n costs loads and is found on fewer sites.
     pub size: usize,
-    /// Initial order of the key page's links.
+    /// The key page's links are tried in this order until the adaptive order takes over.
     pub order: LinkOrder,
-    /// Re-rank the remaining links after each load by how many pages of the best CS link to
-    /// them.
+    /// After each load, try first the links that the pages of the best CS link to (the
+    /// menu's), so the CS grows with almost every load.
     pub adaptive: bool,
-    /// At most this many pages are loaded (besides the key page).
+    /// At most this many pages are loaded (64 at most count): loads are what the search
+    /// costs, so a page with thousands of links costs no more than a small one.
     pub max_loads: usize,
-    /// Only the first this many links (after ordering) are candidates.
+    /// Only the first this many links (once ordered) are tried: menus come early, and a
+    /// page with thousands of links should not cost more to order.
     pub max_links: usize,
-    /// Give up after this long, returning the best CS so far.
+    /// Then the search gives up with the best CS found, so that a slow site cannot hold a
+    /// call long.
     pub time_budget: Duration,
-    /// Give up after this many consecutive loads that did not grow the best CS: when the
+    /// Consecutive loads that did not grow the best CS before the search gives up: once the
     /// menu pages have been tried, further links rarely complete a CS.
     pub patience: usize,
-    /// What one sibling page may cost; a page over it is skipped like a failed load.
-    pub page_budget: crate::dom::Budget,
 }
 
-impl Default for CsConfig {
+impl Default for SearchConfig {
+    /// TemEx's and HybEx's search: a 3-CS in document order, adaptive.
     fn default() -> Self {
-        CsConfig {
+        SearchConfig {
             size: 3,
             order: LinkOrder::default(),
             adaptive: true,
             max_loads: 24,
             max_links: 400,
             time_budget: Duration::from_secs(60),
-            page_budget: crate::Budget::DEFAULT,
             patience: 24,
         }
     }
@@ -178,13 +182,15 @@ pub(crate) fn candidate_links(
 
 /// Find a complete subdigraph of pages mutually linked among the key page's links.
 ///
-/// `accept` is the template guard: a loaded page for which it returns `None` is not used;
+/// Each sibling is parsed within `page_budget`; a page over it is skipped like a failed
+/// load. `accept` is the template guard: a loaded page for which it returns `None` is not used;
 /// what it returns otherwise is kept with the page.
 pub(crate) fn find_complete_subdigraph<T>(
     source: &dyn PageSource,
     key_doc: &Document,
     key_url: &Url,
-    config: &CsConfig,
+    config: &SearchConfig,
+    page_budget: &crate::dom::Budget,
     accept: &dyn Fn(&Document) -> Option<T>,
 ) -> CsOutcome<T> {
     let start = Instant::now();
@@ -259,7 +265,7 @@ pub(crate) fn find_complete_subdigraph<T>(
         loads += 1;
         // Counted here so that failed and refused loads spend patience too.
         since_growth += 1;
-        let new = match load_sibling(source, url, &config.page_budget, accept, Some(&candidates)) {
+        let new = match load_sibling(source, url, page_budget, accept, Some(&candidates)) {
             SiblingLoad::Loaded(p) => p,
             SiblingLoad::Failed(url) => {
                 out.failed.push(url);

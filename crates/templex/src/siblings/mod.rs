@@ -5,4 +5,4 @@ pub(crate) mod cs;
 pub(crate) mod kind;
 pub(crate) mod order;
 
-pub use cs::{LinkOrder, SiblingRule, StopReason};
+pub use cs::{LinkOrder, SearchConfig, SiblingRule, StopReason};

@@ -31,81 +31,63 @@ use url::Url;
 
 use crate::dom::{Document, NodeId};
 use crate::extract::{Content, ContentConfig};
-use crate::mapping::Equality;
 use crate::page::{
     ContentTimings, PageContent, page_level_content, page_level_content_with_template,
 };
 use crate::pagelevel::{Model, PageLevelConfig, Segment};
-use crate::siblings::cs::{CsConfig, LinkOrder, SiblingRule, StopReason};
+use crate::siblings::cs::{SearchConfig, SiblingRule, StopReason};
 use crate::sitecontent::SiteContent;
 use crate::source::{LoadError, LoadStats, PageSource};
 
-pub use hybex::TemplateRule;
 use hybex::mapping_template;
+pub use hybex::{MappingConfig, TemplateRule};
 use maincontent::maincontent_template;
 use pagelevel::pagelevel_template;
+pub use sample::SampleConfig;
 use sitelevel::{SiteLevelConfig, sitelevel_template};
 use tablechunk::{TableChunkConfig, tablechunk_template};
 
 pub(crate) use crate::method::Method;
 
-/// Settings of [`extract_template`].
+/// Settings of [`extract_template`]: the method, each method's settings (used when it
+/// runs), and what any call may cost.
+///
+/// ```
+/// use templex::TemplateConfig;
+///
+/// let mut config = TemplateConfig::hybex(); // or `for_method(m)`: each method's defaults
+/// config.search.max_loads = 12; // fewer sibling loads
+/// config.mapping.votes = Some(3); // a node is template when 3 siblings map it
+/// config.sample.pages = 20; // SITELEVEL's and table chunks' sample
+/// assert_eq!(TemplateConfig::temex().mapping.votes, None);
+/// ```
 #[derive(Debug, Clone)]
 pub struct TemplateConfig {
     /// Site-level method.
     pub method: Method,
-    /// Size n of the complete subdigraph searched.
-    pub cs_size: usize,
-    /// Node-equality relation of the mapping.
-    pub equality: Equality,
-    /// A node is mapped when at least this many CS pages map it; `None` means all of them
-    /// (TemEx). Clamped to the number of CS pages.
-    pub votes: Option<usize>,
-    /// How mapped nodes become template.
-    pub rule: TemplateRule,
-    /// Minimum structural overlap (Dice coefficient of mapped body elements) for a sibling
-    /// to be used; 0 disables the guard.
-    pub guard: f64,
-    /// Initial link order of the CS search.
-    pub order: LinkOrder,
-    /// Adaptive link order (see `crate::siblings::cs`).
-    pub adaptive: bool,
-    /// Cap on sibling pages loaded.
-    pub max_loads: usize,
-    /// Cap on candidate links.
-    pub max_links: usize,
-    /// Time budget of the CS search.
-    pub time_budget: Duration,
-    /// Consecutive loads without CS growth before the search gives up.
-    pub patience: usize,
+    /// TemEx's and HybEx's sibling search.
+    pub search: SearchConfig,
+    /// TemEx's and HybEx's mapping of the siblings and their vote.
+    pub mapping: MappingConfig,
     /// SITELEVEL settings.
     pub sitelevel: SiteLevelConfig,
     /// Table text chunk settings (threshold fraction, boundaries, keys).
     pub tablechunk: TableChunkConfig,
-    /// Pages of the site SITELEVEL and the table text chunk method sample (besides the key
-    /// page).
-    pub site_pages: usize,
-    /// Seed of the page sample.
-    pub seed: u64,
+    /// The sample of the site that SITELEVEL and table chunks learn from.
+    pub sample: SampleConfig,
     /// PAGELEVEL settings.
     pub pagelevel: PageLevelConfig,
     /// PAGELEVEL's classifier; `None` uses the built-in model.
     pub model: Option<Arc<Model>>,
-    /// When TemEx or HybEx finds no sibling sharing the key page's template, detect it
-    /// page-level instead of returning an empty template.
-    pub fallback: bool,
-    /// TemEx/HybEx: a node one vote short of the threshold is template when PAGELEVEL says
-    /// so (the page-level detector as a prior that breaks ties).
-    pub prior: bool,
     /// What each page (the key page, every sibling or sampled page) may cost: a key page
     /// over it fails with [`LoadError::Refused`], other pages are skipped.
     pub budget: crate::dom::Budget,
     /// Time for the whole call (the key page, the search for siblings, their loads and
-    /// mappings, the vote); `None`: bounded only by the page budget and [`Self::time_budget`].
-    /// Every stage of every page stops at it, and the search loads no page after it; the
-    /// call then fails with [`PageError::TimedOut`](crate::PageError::TimedOut) in a
-    /// [`LoadError::Refused`]. A load under way is not cut: a live source's own timeout
-    /// bounds it.
+    /// mappings, the vote); `None`: bounded only by the page budget and the search's
+    /// [`time_budget`](SearchConfig::time_budget). Every stage of every page stops at it,
+    /// and the search loads no page after it; the call then fails with
+    /// [`PageError::TimedOut`](crate::PageError::TimedOut) in a [`LoadError::Refused`]. A
+    /// load under way is not cut: a live source's own timeout bounds it.
     pub time_limit: Option<Duration>,
 }
 
@@ -120,31 +102,16 @@ impl TemplateConfig {
     /// TemEx as the papers describe it (with templex's refinements): CS size 3, a node is
     /// template when every CS page maps it.
     pub fn temex() -> Self {
-        let cs = CsConfig::default();
         TemplateConfig {
             method: Method::TemEx,
-            cs_size: cs.size,
-            equality: Equality::weighted(0.6),
-            votes: None,
-            rule: TemplateRule::default(),
-            guard: 0.2,
-            order: cs.order,
-            adaptive: cs.adaptive,
-            max_loads: cs.max_loads,
-            max_links: cs.max_links,
-            time_budget: cs.time_budget,
-            patience: cs.patience,
+            search: SearchConfig::default(),
+            mapping: MappingConfig::temex(),
             sitelevel: SiteLevelConfig::default(),
             tablechunk: TableChunkConfig::default(),
-            site_pages: 50,
-            seed: 1,
+            sample: SampleConfig::default(),
             pagelevel: PageLevelConfig::default(),
             model: None,
-            fallback: true,
-            // Measured: +0.02 template and content F1 for TemEx, leave-one-site-out too
-            // (BENCHMARKS.md); neutral for HybEx, whose page-level step already relaxes votes.
-            prior: true,
-            budget: cs.page_budget,
+            budget: crate::dom::Budget::DEFAULT,
             time_limit: None,
         }
     }
@@ -173,15 +140,16 @@ impl TemplateConfig {
         }
     }
 
-    /// HybEx: CS size 3 and 2 votes as published. The paper's node-similarity threshold
-    /// (0.9) belongs to its own similarity measure; with templex's weighted similarity 0.9
-    /// refuses nearly every sibling (BENCHMARKS.md), so the TemEx threshold is kept.
+    /// HybEx: CS size 3 and 2 votes as published, without TemEx's page-level prior
+    /// ([`MappingConfig::hybex`]).
     pub fn hybex() -> Self {
         TemplateConfig {
             method: Method::HybEx,
-            cs_size: 3,
-            votes: Some(2),
-            prior: false,
+            search: SearchConfig {
+                size: 3,
+                ..SearchConfig::default()
+            },
+            mapping: MappingConfig::hybex(),
             ..TemplateConfig::temex()
         }
     }
@@ -210,19 +178,6 @@ impl TemplateConfig {
     /// The PAGELEVEL classifier in use.
     pub fn model(&self) -> &Model {
         self.model.as_deref().unwrap_or_else(|| Model::builtin())
-    }
-
-    fn cs_config(&self) -> CsConfig {
-        CsConfig {
-            size: self.cs_size,
-            order: self.order,
-            adaptive: self.adaptive,
-            max_loads: self.max_loads,
-            max_links: self.max_links,
-            time_budget: self.time_budget,
-            patience: self.patience,
-            page_budget: self.budget,
-        }
     }
 }
 
@@ -342,7 +297,8 @@ impl TemplateResult {
 /// the method needs (siblings, a sample of the site, or nothing more) from `source`.
 ///
 /// Fails only if the key page itself cannot be loaded; a key page without usable siblings
-/// falls back to PAGELEVEL (or, with `fallback` off, yields an empty template), with a note.
+/// falls back to PAGELEVEL (or, with `mapping.fallback` off, yields an empty template), with
+/// a note.
 ///
 /// With [`TemplateConfig::time_limit`], a call that runs out of it fails with
 /// [`PageError::TimedOut`](crate::PageError::TimedOut) naming that limit.

@@ -11,6 +11,24 @@ use crate::dom::Document;
 use crate::extract::ContentConfig;
 use crate::source::PageSource;
 
+/// The sample of the key page's site that SITELEVEL and table chunks learn from
+/// ([`TemplateConfig::sample`](crate::TemplateConfig::sample)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SampleConfig {
+    /// Pages besides the key page, at one load each: what recurs on most of them is
+    /// template, so more pages tell the site's template from what a few pages share.
+    pub pages: usize,
+    /// Seeds the draw from the pages a source can list, so that a run can be repeated.
+    pub seed: u64,
+}
+
+impl Default for SampleConfig {
+    /// 50 pages, seed 1.
+    fn default() -> Self {
+        SampleConfig { pages: 50, seed: 1 }
+    }
+}
+
 /// The methods that learn from a sample of the key page's template cluster (SITELEVEL,
 /// table chunks): load the sample, let `learn` make the key page's template (and notes) from
 /// the key page and the sample, time both phases.
@@ -29,8 +47,8 @@ pub(super) fn sample_template(
         source,
         key_url,
         &doc,
-        config.site_pages,
-        config.seed,
+        config.sample.pages,
+        config.sample.seed,
         &config.budget,
     );
     drop(search);

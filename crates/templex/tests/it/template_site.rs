@@ -59,10 +59,8 @@ fn page_without_template_and_siblings_of_other_templates() {
         .base_url()
         .join("print/garden-guide-print.html")
         .unwrap();
-    let no_fallback = TemplateConfig {
-        fallback: false,
-        ..TemplateConfig::default()
-    };
+    let mut no_fallback = TemplateConfig::default();
+    no_fallback.mapping.fallback = false;
     let r = extract_template(&source, &url, &no_fallback).unwrap();
     assert!(
         r.template.iter().all(|t| !t),

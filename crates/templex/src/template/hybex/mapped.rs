@@ -27,7 +27,7 @@ use crate::template::{Method, TemplateConfig, TemplateResult, Timings};
 /// The template guard: a page is compared with the page whose template is sought only when
 /// they share a template, so that pages of another template under the same host, or
 /// redirect stubs, neither vote nor empty the template. Two measures, either suffices:
-/// * the Dice coefficient of mapped `<body>` elements (at least `config.guard`): the
+/// * the Dice coefficient of mapped `<body>` elements (at least `config.mapping.guard`): the
 ///   structures overlap, content included;
 /// * the Jaccard similarity of their layout fingerprints ([`Fingerprint`]) reaching the
 ///   threshold at which batch mode puts pages in one template cluster
@@ -64,12 +64,12 @@ impl<'a> Guard<'a> {
     /// The mapping of the guarded page onto `other` and their similarities, if `other`
     /// passes.
     pub(crate) fn check(&self, other: &MapIndex<'_>) -> Option<Checked> {
-        let m = etdm(self.index, other, &self.config.equality);
+        let m = etdm(self.index, other, &self.config.mapping.equality);
         let mapped = count_mapped_body(self.index.doc, &m);
         let dice = 2.0 * mapped as f64 / (self.body + body_elements(other.doc)).max(1) as f64;
         let layout = self.fingerprint.jaccard(&Fingerprint::of(other.doc));
-        let pass = dice >= self.config.guard
-            || (self.config.guard > 0.0 && layout >= ClusterConfig::default().similarity);
+        let pass = dice >= self.config.mapping.guard
+            || (self.config.mapping.guard > 0.0 && layout >= ClusterConfig::default().similarity);
         tracing::debug!(dice, layout, pass, "template guard");
         pass.then_some(Checked { mapping: m, dice })
     }
@@ -95,7 +95,14 @@ pub(crate) fn mapping_template(
     }
     let guard = |other: &Document| key_guard.check(&MapIndex::new(other));
     let search = deadline::pause();
-    let outcome = find_complete_subdigraph(source, &doc, page_url, &config.cs_config(), &guard);
+    let outcome = find_complete_subdigraph(
+        source,
+        &doc,
+        page_url,
+        &config.search,
+        &config.budget,
+        &guard,
+    );
     let own = own_kind_siblings(source, &doc, page_url, &outcome, config, &guard);
     drop(search);
     let siblings = t1.elapsed();
@@ -104,7 +111,7 @@ pub(crate) fn mapping_template(
     let mut notes = Vec::new();
     let mut used: Vec<&LoadedPage<Checked>> = outcome.pages.iter().collect();
     let mut rule = SiblingRule::Cs;
-    if used.len() < config.cs_size && (own.is_some() || !outcome.others.is_empty()) {
+    if used.len() < config.search.size && (own.is_some() || !outcome.others.is_empty()) {
         // No n-CS on this site: the pages already loaded that passed the template guard
         // complete the set, so that one sibling's content cannot pass for template (no
         // extra loads). Least similar first: near-duplicates of the key page (the same
@@ -122,16 +129,16 @@ pub(crate) fn mapping_template(
             .collect();
         others.sort_by(|a, b| a.data.dice.total_cmp(&b.data.dice));
         let before = used.len();
-        used.extend(own.into_iter().take(config.cs_size - before));
+        used.extend(own.into_iter().take(config.search.size - before));
         if used.len() > before {
             rule = SiblingRule::OwnKind;
         }
-        let room = config.cs_size - used.len();
+        let room = config.search.size - used.len();
         used.extend(others.into_iter().take(room));
         notes.push(format!(
             "found a {}-CS (asked for {}); compared with {} pages",
             outcome.pages.len(),
-            config.cs_size,
+            config.search.size,
             used.len()
         ));
     }
@@ -153,7 +160,7 @@ pub(crate) fn mapping_template(
                 outcome.failed.len()
             ),
         });
-        if config.fallback {
+        if config.mapping.fallback {
             let r =
                 crate::pagelevel::detect(&doc, Some(page_url), config.model(), &config.pagelevel);
             notes.push("page-level detection instead (PAGELEVEL fallback)".into());
@@ -165,11 +172,11 @@ pub(crate) fn mapping_template(
             vec![false; doc.len()]
         }
     } else {
-        if mappings.len() < config.cs_size && outcome.others.is_empty() {
+        if mappings.len() < config.search.size && outcome.others.is_empty() {
             notes.push(format!(
                 "found a {}-CS (asked for {})",
                 mappings.len(),
-                config.cs_size
+                config.search.size
             ));
         }
         let docs: Vec<&Document> = used.iter().map(|p| &p.doc).collect();
@@ -207,7 +214,7 @@ pub(crate) fn mapping_template(
 
 /// The own-kind rule ([`crate::siblings::kind`]) for a key page without an n-CS: pages of
 /// its kind complete the comparison set before other loaded pages do — those already loaded,
-/// then its own-kind links in document order (at most `cs_size` more loads). A thread
+/// then its own-kind links in document order (at most `search.size` more loads). A thread
 /// linking only to its forum's index, an article whose menu pages are of another template,
 /// a forum listing among the board's other pages: the pages like it share the parts of its
 /// template the menu pages lack. Pages titled as the key page are the same content (another
@@ -221,10 +228,10 @@ fn own_kind_siblings<'o>(
     config: &TemplateConfig,
     guard: &dyn Fn(&Document) -> Option<Checked>,
 ) -> Option<OwnKind<'o>> {
-    if outcome.pages.len() >= config.cs_size {
+    if outcome.pages.len() >= config.search.size {
         return None;
     }
-    let needed = config.cs_size - outcome.pages.len();
+    let needed = config.search.size - outcome.pages.len();
     let links: Vec<&Url> = outcome.links.iter().collect();
     let flags = own_kind(key_url, &links);
     let own: FxHashSet<&Url> = links
@@ -249,12 +256,12 @@ fn own_kind_siblings<'o>(
         .chain(&outcome.failed)
         .collect();
     let mut extra = Vec::new();
-    // At most `cs_size` more loads, whatever they give.
+    // At most `search.size` more loads, whatever they give.
     let candidates = links
         .iter()
         .zip(&flags)
         .filter(|(u, o)| **o && !tried.contains(**u))
-        .take(config.cs_size);
+        .take(config.search.size);
     for (url, _) in candidates {
         if found.len() + extra.len() >= needed || deadline::passed() {
             break;

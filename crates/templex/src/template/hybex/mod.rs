@@ -21,6 +21,7 @@
 //!   classes on every page (`div.entry-content`, `h1.title`) holds different text on each
 //!   page, so it stays content — which is what users and the gold standard mean.
 
+mod config;
 mod mapped;
 #[cfg(feature = "batch")]
 mod model;
@@ -29,6 +30,7 @@ mod protect;
 mod tests;
 mod vote;
 
+pub use config::MappingConfig;
 pub(crate) use mapped::mapping_template;
 #[cfg(feature = "batch")]
 pub(crate) use model::{HybExModel, ModelPage, ReferencePage};

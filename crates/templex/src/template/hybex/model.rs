@@ -123,7 +123,7 @@ impl HybExModel {
         let mappings: Vec<Mapping> = order
             .iter()
             .filter_map(|(_, i)| guard.check(&references[*i]).map(|c| c.mapping))
-            .take(config.cs_size.max(1))
+            .take(config.search.size.max(1))
             .collect();
         if mappings.is_empty() {
             // No reference shares enough structure: the cluster's SITELEVEL model.

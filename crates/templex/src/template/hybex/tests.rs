@@ -22,7 +22,7 @@ fn template_of(config: &TemplateConfig, key: &str, others: &[&str]) -> (Document
     let indexes: Vec<MapIndex<'_>> = docs.iter().map(MapIndex::new).collect();
     let maps: Vec<Mapping> = indexes
         .iter()
-        .map(|o| etdm(&index, o, &config.equality))
+        .map(|o| etdm(&index, o, &config.mapping.equality))
         .collect();
     let refs: Vec<&Mapping> = maps.iter().collect();
     let (template, _) = vote(&index, &refs, config, None);
@@ -36,10 +36,9 @@ fn by_id(doc: &Document, id: &str) -> NodeId {
 }
 
 fn temex() -> TemplateConfig {
-    TemplateConfig {
-        prior: false,
-        ..TemplateConfig::temex()
-    }
+    let mut config = TemplateConfig::temex();
+    config.mapping.prior = false;
+    config
 }
 
 const NAV: &str = r#"<div id="nav"><a href="/">Home</a> <a href="/about">About us</a></div>"#;
@@ -148,10 +147,8 @@ fn links_to_the_previous_and_next_page_are_content() {
         assert!(!t[by_id(&doc, id).index()], "#{id} is content");
     }
     // TemEx as published: mapped is template, the series links too.
-    let published = TemplateConfig {
-        rule: TemplateRule::Mapped,
-        ..temex()
-    };
+    let mut published = temex();
+    published.mapping.rule = TemplateRule::Mapped;
     let (doc, t) = template_of(&published, &body(2), &[&body(5), &body(8)]);
     for id in ["nav", "pager", "prev", "next"] {
         assert!(t[by_id(&doc, id).index()], "#{id} is template");
@@ -225,11 +222,11 @@ fn text_of_the_removed_main_content_is_no_evidence() {
     let index = MapIndex::new(&doc);
     let maps: Vec<Mapping> = docs
         .iter()
-        .map(|d| etdm(&index, &MapIndex::new(d), &config.equality))
+        .map(|d| etdm(&index, &MapIndex::new(d), &config.mapping.equality))
         .collect();
     let refs: Vec<&Mapping> = maps.iter().collect();
     let art = by_id(&doc, "art");
-    let ballot = Ballot::new(&index, &refs, config.rule);
+    let ballot = Ballot::new(&index, &refs, config.mapping.rule);
     let with = decide(&index, &ballot, 2, Some(art));
     let without = decide(&index, &ballot, 2, None);
     for id in ["inner", "main"] {
@@ -249,7 +246,7 @@ fn mapped_pages(body: impl Fn(u32) -> String) -> (Document, [Document; 2], Vec<M
     let doc = page(&body(1));
     let docs = [page(&body(2)), page(&body(3))];
     let index = MapIndex::new(&doc);
-    let eq = temex().equality;
+    let eq = temex().mapping.equality;
     let maps = docs
         .iter()
         .map(|d| etdm(&index, &MapIndex::new(d), &eq))
@@ -307,4 +304,29 @@ fn the_region_narrows_to_the_slot_the_compared_pages_agree_on() {
     // Once a page maps to the region itself, the other pages' regions are not looked for.
     assert_eq!(asked.get(), 1);
     assert_eq!(narrow([None, None]), root);
+}
+
+#[test]
+fn each_method_keeps_its_defaults() {
+    use crate::template::{MappingConfig, SampleConfig};
+    let (t, h) = (TemplateConfig::temex(), TemplateConfig::hybex());
+    assert_eq!(
+        (t.search.size, t.mapping.votes, t.mapping.prior),
+        (3, None, true)
+    );
+    assert_eq!((t.mapping.guard, t.mapping.fallback), (0.2, true));
+    assert_eq!(
+        (h.search.size, h.mapping.votes, h.mapping.prior),
+        (3, Some(2), false)
+    );
+    assert_eq!(h.search, t.search);
+    assert_eq!(MappingConfig::default(), h.mapping);
+    for method in crate::Method::ALL {
+        let c = TemplateConfig::for_method(method);
+        assert_eq!(c.method, method);
+        assert_eq!(c.sample, SampleConfig { pages: 50, seed: 1 });
+        if method != crate::Method::HybEx {
+            assert_eq!(c.mapping, t.mapping, "{method}");
+        }
+    }
 }

@@ -27,8 +27,8 @@ pub enum TemplateRule {
 }
 
 /// The vote: the template of the page indexed by `index` from its mappings onto pages that
-/// passed the guard (at least one). A node is mapped when `config.votes` of them map it
-/// (all by default), then [`TemplateRule`] decides; with `config.prior`, a node one vote
+/// passed the guard (at least one). A node is mapped when `config.mapping.votes` of them map it
+/// (all by default), then [`TemplateRule`] decides; with `config.mapping.prior`, a node one vote
 /// short is template when PAGELEVEL says so. HybEx then takes the page-level main content
 /// out of the template, as the paper removes it before mapping: its text is no evidence
 /// (the vote is taken again without it) and the region is content, but for what the
@@ -59,6 +59,7 @@ pub(crate) fn vote_with(
 ) -> (Vec<bool>, Option<String>) {
     let doc = index.doc;
     let needed = config
+        .mapping
         .votes
         .unwrap_or(mappings.len())
         .clamp(1, mappings.len());
@@ -80,11 +81,11 @@ pub(crate) fn vote_with(
             .template
     };
     let pl = std::cell::OnceCell::new();
-    let ballot = Ballot::new(index, mappings, config.rule);
+    let ballot = Ballot::new(index, mappings, config.mapping.rule);
     // The vote; text inside `removed` is no evidence either way.
     let run = |removed: Option<NodeId>| {
         let mut template = decide(index, &ballot, needed, removed);
-        if config.prior && needed > 1 {
+        if config.mapping.prior && needed > 1 {
             // PAGELEVEL breaks ties: a node one vote short is template when the page-level
             // detector says so.
             let short = decide(index, &ballot, needed - 1, removed);
