@@ -168,8 +168,11 @@ impl Aggregates {
             }
             // Layout wrappers are named after the sidebar or footer they sit next to
             // (`right-sidebar`, `above-footer`): an `<article>` or `<main>` inside starts
-            // afresh.
-            negative[id.index()] = hints[id.index()] < 0
+            // afresh, and a wrapper that holds most of the page's words is no sidebar or
+            // footer, whatever its name (thepointsguy.com wraps its whole page in
+            // `div.above-footer`).
+            let wrapper = f64::from(w) > MAJORITY * f64::from(words[body.index()]);
+            negative[id.index()] = (hints[id.index()] < 0 && !wrapper)
                 || (parent.is_some_and(|p| negative[p.index()]) && !is_main_element(doc, id));
         }
         let mut negative_mass = vec![0.0f64; n];

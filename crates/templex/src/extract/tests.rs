@@ -231,6 +231,20 @@ fn an_aside_that_holds_the_declared_article_is_no_chrome() {
     );
 }
 
+/// A wrapper named like chrome that holds most of the page's words is a layout wrapper
+/// (thepointsguy.com wraps its whole page in `div.above-footer`): the article inside beats
+/// a disclosure outside it.
+#[test]
+fn a_wrapper_holding_most_of_the_page_is_not_chrome_by_its_name() {
+    let notice = "Many of the offers that appear on this site are from companies from which we receive compensation. This compensation may impact how and where products appear on this site, including the order in which they appear. This site does not include all companies or all available offers.";
+    let html = format!(
+        r#"<html><body><section class="disclosure"><p>{notice}</p></section>
+        <div class="above-footer"><div class="post"><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>
+        <div class="widget"><p>Follow us for more news.</p></div></div></body></html>"#
+    );
+    assert_has(&text_of(&html), &["The council met"], &["compensation"]);
+}
+
 #[test]
 fn a_short_article_beats_a_long_cookie_notice() {
     let notice = "We use cookies and similar technologies to store and access information on your device, to measure audiences, to personalise content and advertising, and to improve our services. You can accept or refuse these purposes, and change your choice at any time in the settings.";
