@@ -62,17 +62,17 @@ pub fn decode<'a>(bytes: &'a [u8], transport_charset: Option<&str>) -> Decoded<'
     if let Some((enc, source)) = declared {
         let enc = html_compatible(enc);
         if enc == UTF_8 {
-            if mostly_utf8(bytes) {
+            if let Some(text) = mostly_utf8(bytes) {
                 return Decoded {
-                    text: String::from_utf8_lossy(bytes),
+                    text,
                     encoding: UTF_8,
                     source,
                 };
             }
             // Declared UTF-8, but it is not: the detector knows better.
-        } else if !bytes.is_ascii() && mostly_utf8(bytes) {
+        } else if let Some(text) = mostly_utf8(bytes).filter(|_| !bytes.is_ascii()) {
             return Decoded {
-                text: String::from_utf8_lossy(bytes),
+                text,
                 encoding: UTF_8,
                 source: EncodingSource::Detected,
             };
@@ -85,10 +85,10 @@ pub fn decode<'a>(bytes: &'a [u8], transport_charset: Option<&str>) -> Decoded<'
             };
         }
     }
-    if mostly_utf8(bytes) {
+    if let Some(text) = mostly_utf8(bytes) {
         // Pure ASCII or (nearly) valid UTF-8: nothing to detect.
         return Decoded {
-            text: String::from_utf8_lossy(bytes),
+            text,
             encoding: UTF_8,
             source: EncodingSource::Detected,
         };
@@ -122,16 +122,18 @@ fn html_compatible(enc: &'static Encoding) -> &'static Encoding {
 /// multi-byte UTF-8 by chance rarely: never in the single-byte charsets' letters, and in
 /// GBK on about one character in ten (a GBK page in trafilatura-eval has 0.28 valid per
 /// malformed), while UTF-8 pages with a cut character have 25 to 500 (ibid.).
-fn mostly_utf8(bytes: &[u8]) -> bool {
-    if std::str::from_utf8(bytes).is_ok() {
-        return true;
+///
+/// The text (malformed sequences replaced by U+FFFD), or `None` when the bytes are not UTF-8.
+fn mostly_utf8(bytes: &[u8]) -> Option<Cow<'_, str>> {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Some(Cow::Borrowed(s));
     }
     let (mut valid, mut malformed) = (0usize, 0usize);
     for chunk in bytes.utf8_chunks() {
         valid += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
         malformed += usize::from(!chunk.invalid().is_empty());
     }
-    valid >= UTF8_PER_ERROR * malformed
+    (valid >= UTF8_PER_ERROR * malformed).then(|| String::from_utf8_lossy(bytes))
 }
 
 /// Valid multi-byte characters per malformed sequence for text to be read as UTF-8
