@@ -7,7 +7,7 @@ use markup5ever::{LocalName, local_name};
 use super::aggregates::{Aggregates, MAJORITY};
 use super::config::ContentConfig;
 use super::declared::declares_article;
-use super::verdicts::{is_declared_main, is_link_cluster};
+use super::verdicts::{declares_article_body, is_declared_main, is_link_cluster};
 use crate::dom::tags::is_heading;
 use crate::dom::{Document, NodeId, deadline};
 
@@ -403,6 +403,44 @@ pub(super) fn grow_to_main(
             (main, vec![main])
         }
         _ => (root, parts),
+    }
+}
+
+/// The content moved to the article body the page declares (schema.org's
+/// `itemprop="articleBody"`) when the container found lies outside it, or holds it and much
+/// more besides: the comments and related stories a `role="main"` or a page wrapper also
+/// holds (taz.de's reader comments, in its main element under a name that does not say
+/// so, outweigh the article). Only when the page declares one such body of
+/// [`OWN_ARTICLE_WORDS`] or more (and, around the container, [`MAIN_GROWTH`] times less
+/// prose than it); the body then grows to its `<article>` as any container does
+/// ([`grow_to_article`]). A container inside the body stays.
+pub(super) fn move_to_article_body(
+    doc: &Document,
+    body: NodeId,
+    root: NodeId,
+    parts: Vec<NodeId>,
+    agg: &Aggregates,
+) -> (NodeId, Vec<NodeId>) {
+    let mut declared = doc.descendants(body).filter(|d| {
+        agg.words[d.index()] >= OWN_ARTICLE_WORDS
+            && !agg.excluded[d.index()]
+            && declares_article_body(doc, *d)
+    });
+    let article = match (declared.next(), declared.next()) {
+        (Some(article), None) => article,
+        _ => return (root, parts),
+    };
+    let moves = if doc.contains(article, root) {
+        false
+    } else if doc.contains(root, article) {
+        agg.prose[root.index()] >= MAIN_GROWTH * agg.prose[article.index()]
+    } else {
+        true
+    };
+    if moves {
+        grow_to_article(doc, body, article, vec![article], agg)
+    } else {
+        (root, parts)
     }
 }
 

@@ -53,7 +53,8 @@ pub(crate) use spread::{Rest, kept_words, spread_content};
 
 use aggregates::Aggregates;
 use container::{
-    choose, grow_to_article, grow_to_main, is_listing, lift_records, records, tighten, widen,
+    choose, grow_to_article, grow_to_main, is_listing, lift_records, move_to_article_body, records,
+    tighten, widen,
 };
 pub(crate) use prune::has_kept_text;
 use prune::{drop_orphan_headings, prune};
@@ -81,6 +82,7 @@ fn container(
     let (root, parts) = widen(doc, body, root, agg, config);
     let (root, parts) = grow_to_article(doc, body, root, parts, agg);
     let (root, parts) = grow_to_main(doc, body, root, parts, agg);
+    let (root, parts) = move_to_article_body(doc, body, root, parts, agg);
     let list = records(doc, body, agg);
     tracing::debug!(
         container = %doc.dom_path(root),

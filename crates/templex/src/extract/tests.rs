@@ -245,6 +245,25 @@ fn a_wrapper_holding_most_of_the_page_is_not_chrome_by_its_name() {
     assert_has(&text_of(&html), &["The council met"], &["compensation"]);
 }
 
+/// A page that declares its article body (`itemprop="articleBody"`) has its content there,
+/// even when reader comments under an unhelpful name outweigh it in the page's main element
+/// (taz.de), and when the container found holds the body and much more besides.
+#[test]
+fn the_declared_article_body_is_the_content() {
+    let comment = "I have read this with great interest and I must say that the council should have done this years ago, when the first accidents near the school were reported by parents.";
+    let comments: String = (0..12)
+        .map(|i| {
+            format!(r#"<li class="member"><a href="/u{i}">Reader {i}</a><p>{comment}</p></li>"#)
+        })
+        .collect();
+    let html = format!(
+        r#"<html><body><span role="main"><div class="sect sect_article">
+        <article class="sectbody" itemprop="articleBody"><p>{PROSE}</p><p>{PROSE}</p></article></div>
+        <div class="sect sect_commentlinks"><h2>Readers write</h2><ul>{comments}</ul></div></span></body></html>"#
+    );
+    assert_has(&text_of(&html), &["The council met"], &["great interest"]);
+}
+
 #[test]
 fn a_short_article_beats_a_long_cookie_notice() {
     let notice = "We use cookies and similar technologies to store and access information on your device, to measure audiences, to personalise content and advertising, and to improve our services. You can accept or refuse these purposes, and change your choice at any time in the settings.";

@@ -39,7 +39,7 @@ pub(super) fn chrome_by_tag(doc: &Document, body: NodeId) -> Vec<bool> {
 }
 
 /// `itemprop="articleBody"` (schema.org): the element a page declares its article's text.
-fn declares_article_body(doc: &Document, id: NodeId) -> bool {
+pub(super) fn declares_article_body(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         e.attr("itemprop").is_some_and(|v| {
             v.split_ascii_whitespace()
