@@ -58,6 +58,17 @@ impl Element {
         self.name.ns == ns!(html) && &self.name.local == tag
     }
 
+    /// [`Element::attr`] by interned name (`local_name!("role")`): one integer comparison
+    /// per attribute instead of a string comparison, for the verdicts asked of every
+    /// element of a page.
+    #[inline]
+    pub(crate) fn attr_local(&self, name: &LocalName) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|a| a.name.ns == ns!() && a.name.local == *name)
+            .map(|a| &*a.value)
+    }
+
     /// The value of the attribute named `name` (null namespace).
     pub fn attr(&self, name: &str) -> Option<&str> {
         self.attrs

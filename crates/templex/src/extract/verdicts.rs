@@ -41,7 +41,7 @@ pub(super) fn chrome_by_tag(doc: &Document, body: NodeId) -> Vec<bool> {
 /// `itemprop="articleBody"` (schema.org): the element a page declares its article's text.
 pub(super) fn declares_article_body(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
-        e.attr("itemprop").is_some_and(|v| {
+        e.attr_local(&local_name!("itemprop")).is_some_and(|v| {
             v.split_ascii_whitespace()
                 .any(|t| t.eq_ignore_ascii_case("articleBody"))
         })
@@ -57,7 +57,7 @@ pub(super) fn is_main_element(doc: &Document, id: NodeId) -> bool {
 pub(super) fn is_declared_main(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
         e.name.local == local_name!("main")
-            || e.attr("role")
+            || e.attr_local(&local_name!("role"))
                 .is_some_and(|r| r.eq_ignore_ascii_case("main"))
     })
 }
@@ -69,7 +69,7 @@ pub(super) fn is_control(doc: &Document, id: NodeId) -> bool {
         matches!(
             e.name.local,
             local_name!("button") | local_name!("select") | local_name!("dialog")
-        ) || e.attr("role").is_some_and(|r| {
+        ) || e.attr_local(&local_name!("role")).is_some_and(|r| {
             r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog")
         })
     })
@@ -79,10 +79,10 @@ pub(super) fn is_control(doc: &Document, id: NodeId) -> bool {
 /// `visibility:hidden`.
 pub(super) fn is_hidden(doc: &Document, id: NodeId) -> bool {
     doc.element(id).is_some_and(|e| {
-        e.attr("hidden").is_some()
-            || e.attr("aria-hidden")
+        e.attr_local(&local_name!("hidden")).is_some()
+            || e.attr_local(&local_name!("aria-hidden"))
                 .is_some_and(|v| v.eq_ignore_ascii_case("true"))
-            || e.attr("style").is_some_and(|s| {
+            || e.attr_local(&local_name!("style")).is_some_and(|s| {
                 style_has(s, b"display:none") || style_has(s, b"visibility:hidden")
             })
     })
