@@ -201,20 +201,24 @@ impl Complete {
     }
 }
 
-/// The depth of a tree (its longest path in splits), or `None` when a path is longer than
-/// its node count (a malformed file with a cycle).
+/// The depth of a tree (its longest path in splits), or `None` when it is deeper than
+/// [`MAX_COMPLETE_DEPTH`] or names a node or value it does not have. The walk stops at that
+/// depth: a malformed file whose children share nodes (or loop) would otherwise be walked
+/// once per path, exponentially many. Every node [`Complete::of`] reads is one checked here.
 fn tree_depth(t: &Tree) -> Option<u32> {
     let mut deepest = 0;
     let mut todo = vec![(0usize, 0u32)];
     while let Some((k, d)) = todo.pop() {
-        if d as usize > t.feature.len() {
+        if d > MAX_COMPLETE_DEPTH {
             return None;
         }
-        if t.feature[k] < 0 {
+        if *t.feature.get(k)? < 0 {
+            t.value.get(k)?;
             deepest = deepest.max(d);
         } else {
-            todo.push((t.left[k] as usize, d + 1));
-            todo.push((t.right[k] as usize, d + 1));
+            t.cut.get(k)?;
+            todo.push((*t.left.get(k)? as usize, d + 1));
+            todo.push((*t.right.get(k)? as usize, d + 1));
         }
     }
     Some(deepest)
@@ -823,6 +827,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A malformed tree whose splits all lead to one node, 60 levels deep, is checked in a
+    /// bounded walk and predicted through the plain layout; a tree naming a node it does
+    /// not have is not laid out complete (and does not panic).
+    #[test]
+    fn complete_layout_refuses_deep_or_broken_trees() {
+        let n = 61;
+        let chain = Tree {
+            feature: (0..n).map(|k| if k + 1 == n { -1 } else { 0 }).collect(),
+            cut: vec![0.0; n],
+            left: (0..n as u32).map(|k| (k + 1).min(n as u32 - 1)).collect(),
+            right: (0..n as u32).map(|k| (k + 1).min(n as u32 - 1)).collect(),
+            value: vec![1.5; n],
+        };
+        assert_eq!(Complete::of(std::slice::from_ref(&chain)), None);
+        let steps = Steps::of(std::slice::from_ref(&chain));
+        assert_eq!(steps.leaf(steps.trees[0], &[0.0; N_FEATURES]), 1.5);
+        let broken = Tree {
+            feature: vec![0],
+            cut: vec![0.0],
+            left: vec![7],
+            right: vec![7],
+            value: vec![0.0],
+        };
+        assert_eq!(Complete::of(&[broken]), None);
     }
 
     #[test]
