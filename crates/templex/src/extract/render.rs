@@ -29,7 +29,17 @@ pub fn content_text(doc: &Document, root: NodeId, keep: &dyn Fn(NodeId) -> bool)
     while out.ends_with('\n') {
         out.pop();
     }
-    out
+    nfc(out)
+}
+
+/// `text` in Unicode's composed form (NFC): pages write the same letter composed or
+/// decomposed (Bengali, Vietnamese, a Mac's accents), and readers, indexes and
+/// deduplication compare the composed one.
+fn nfc(text: String) -> String {
+    match icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(composed) => composed,
+    }
 }
 
 /// Append `t` without its [invisible formatting](is_invisible_format).
@@ -189,7 +199,8 @@ pub(crate) fn content_markdown(
         }
     });
     flush(&mut line, &prefix, &mut out);
-    out.trim_end().to_string()
+    out.truncate(out.trim_end().len());
+    nfc(out)
 }
 
 struct KeepOnly<'a> {

@@ -87,6 +87,27 @@ fn markdown_keeps_headings_lists_tables_code_and_captions() {
     assert!(md.contains("Garlic drying on the bench in July."), "{md}");
 }
 
+/// Letters written decomposed (a base letter and a combining mark) come out composed, in
+/// text and Markdown alike: a reader's search for "café" finds it.
+#[test]
+fn text_comes_out_composed() {
+    let doc = parse_str(
+        "<html><body><article><h2>Cafe\u{301} notes</h2>\
+         <p>The cafe\u{301} opens at nine; the cre\u{300}me bru\u{302}le\u{301}e is gone by ten, \
+         and the Vietnamese Vie\u{323}\u{302}t Nam keeps its letters in every output.</p></article></body></html>",
+    );
+    let c = page_content(&doc, &ContentConfig::default());
+    let root = c.root.unwrap();
+    let text = content_text(&doc, root, &|id| c.is_content(id));
+    let md = content_markdown(&doc, root, &|id| c.is_content(id));
+    for out in [&text, &md] {
+        assert!(out.contains("café opens"), "{out}");
+        assert!(out.contains("crème brûlée"), "{out}");
+        assert!(out.contains("Việt Nam"), "{out}");
+        assert!(!out.contains(['\u{301}', '\u{302}', '\u{323}']), "{out}");
+    }
+}
+
 #[test]
 fn comments_on_request() {
     let doc = parse_str(ARTICLE);
