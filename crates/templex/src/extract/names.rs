@@ -265,6 +265,13 @@ fn name_ends<'s>(name: &str, scratch: &'s mut String) -> [&'s str; 5] {
     while scratch.ends_with('-') {
         scratch.pop();
     }
+    // Numbered variants name the same role (`sidebar1`, `footer-2`).
+    let named = scratch
+        .trim_end_matches(|c: char| c.is_ascii_digit() || c == '-')
+        .len();
+    if named > 0 {
+        scratch.truncate(named);
+    }
     let s: &'s str = scratch;
     let cut = |n: usize| s.match_indices('-').nth(n).map_or(s, |(i, _)| &s[..i]);
     let tail = |n: usize| s.rmatch_indices('-').nth(n).map_or(s, |(i, _)| &s[i + 1..]);

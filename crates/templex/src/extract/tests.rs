@@ -390,6 +390,8 @@ fn name_hints_read_the_ends_of_names() {
         "rp4wp-related-post-content",
         "widget_text",
         "sr-only",
+        "giz-sidebar1",
+        "footer-2",
     ] {
         assert_eq!(hint(boilerplate), -1, "{boilerplate}");
     }
@@ -402,6 +404,8 @@ fn name_hints_read_the_ends_of_names() {
         "has-sidebar",
         "modal-enabled",
         "ArticlePage-below",
+        "col-12",
+        "2024",
     ] {
         assert_eq!(hint(neither), 0, "{neither}");
     }
