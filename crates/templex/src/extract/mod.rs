@@ -49,7 +49,7 @@ pub(crate) use declared::{declares_article, page_title};
 pub use spread::non_template_mask;
 #[cfg(feature = "batch")]
 pub(crate) use spread::visible_descendants;
-pub(crate) use spread::{Rest, kept_words, spread_content};
+pub(crate) use spread::{Rest, drop_never_content, kept_words, spread_content};
 
 use aggregates::Aggregates;
 use container::{

@@ -162,6 +162,52 @@ impl<'d> NameHints<'d> {
     }
 }
 
+/// Words whose element is no page's content, not even on a page that spreads its content
+/// over the whole page, when they head or end a class or id (`related-posts`,
+/// `cookie-notice`, `newsletter-signup`, `share-bar`).
+const NEVER_CONTENT: &[&str] = &[
+    "related",
+    "subscribe",
+    "newsletter",
+    "cookie",
+    "consent",
+    "share",
+    "sharing",
+    "social",
+    "advert",
+    "sponsor",
+    "outbrain",
+    "taboola",
+    "popup",
+    "modal",
+];
+
+/// Whether an element's class or id names something that is no page's content
+/// ([`NEVER_CONTENT`]; `related` and `subscribe` anywhere in the name).
+pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
+    let Some(e) = doc.element(id) else {
+        return false;
+    };
+    let mut scratch = String::new();
+    e.attrs.iter().any(|a| {
+        matches!(a.name.local, local_name!("class") | local_name!("id"))
+            && a.value.split_ascii_whitespace().any(|name| {
+                let ends = name_ends(name, &mut scratch);
+                let never = |w: &str| {
+                    NEVER_CONTENT.contains(&w)
+                        || w.strip_suffix('s')
+                            .is_some_and(|w| NEVER_CONTENT.contains(&w))
+                };
+                (never(ends[0]) || never(ends[1]))
+                    && word_flags(ends[0], false) & STATE == 0
+                    && word_flags(ends[1], false) & STATE_END == 0
+                    || ends[4]
+                        .split('-')
+                        .any(|w| word_flags(w, true) & ANYWHERE != 0)
+            })
+    })
+}
+
 /// An id of four or more words: a slug of a title.
 fn is_slug(id: &str) -> bool {
     id.split(|c: char| !c.is_alphanumeric())

@@ -56,6 +56,42 @@ pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usiz
     }
 }
 
+/// The spread view without what is no page's content by its name
+/// ([`never_content`](super::names::never_content): related links, cookie and newsletter
+/// boxes, share bars), unless such an element holds most of the page's words.
+pub(crate) fn drop_never_content(doc: &Document, spread: &mut Content, page_words: usize) {
+    let Some(body) = spread.root else { return };
+    // Visible words under each element, summed children first (one pass, however deep).
+    let mut words = vec![0usize; doc.len()];
+    let mut visible = vec![false; doc.len()];
+    for id in visible_descendants(doc, body) {
+        visible[id.index()] = true;
+        if let Some(t) = doc.text(id) {
+            words[id.index()] = super::blocks::text_words(t);
+        }
+    }
+    for id in doc.subtree(body).rev().map(NodeId) {
+        if let Some(p) = doc.parent(id).filter(|_| visible[id.index()] && id != body) {
+            words[p.index()] += words[id.index()];
+        }
+    }
+    let mut dropped = vec![false; doc.len()];
+    for id in doc.subtree(body).map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
+        let i = id.index();
+        dropped[i] = id != body
+            && (doc.parent(id).is_some_and(|p| dropped[p.index()])
+                || (spread.keep[i]
+                    && (words[i] as f64) < MAJORITY * page_words as f64
+                    && super::names::never_content(doc, id)));
+        if dropped[i] {
+            spread.keep[i] = false;
+        }
+    }
+}
+
 /// What the spread view adds to the container, in the terms of [`Rest::is_sections`].
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Rest {

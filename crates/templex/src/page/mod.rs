@@ -9,8 +9,8 @@ use url::Url;
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse_page};
 use crate::extract::{
     Block, Content, ContentConfig, Metadata, Rest, content_html, content_markdown, content_text,
-    declares_article, drop_repeated_quotes, has_kept_text, kept_words, page_content_and_blocks,
-    page_metadata, short_page_content, spread_content, url_date,
+    declares_article, drop_never_content, drop_repeated_quotes, has_kept_text, kept_words,
+    page_content_and_blocks, page_metadata, short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::node_features_with;
@@ -389,7 +389,15 @@ fn pick_view(
         && (inside < config.spread * spread_words
             || (inside < SECTIONS_SHARE * spread_words && rest.is_sections(true)));
     tracing::debug!(spreads, "page-level view");
-    if spreads { spread } else { container }
+    if spreads {
+        // What is never content leaves the view chosen, not the choice: the shares and
+        // thresholds above were chosen on the spread view as it stands.
+        let mut spread = spread;
+        drop_never_content(doc, &mut spread, page_words);
+        spread
+    } else {
+        container
+    }
 }
 
 /// The share of the spread view's words under which a container beside sections of prose
@@ -619,6 +627,9 @@ mod tests {
                  <div class=menu><a href=/>Home</a> <a href=/shop>Shop</a></div>\
                  <div class=intro><p>Our tables are made by hand, in small batches, from \
                  reclaimed wood; no two are alike.</p></div><div class=grid>{cards}</div>\
+                 <div class=related-searches><a href=/s/1>Oak desks</a> <a href=/s/2>Stools</a></div>\
+                 <div class=\"signup-modal is-closed\"><p>Join our mailing list for ten percent off \
+                 your first order.</p></div>\
                  <div class=foot><a href=/terms>Terms</a></div></body></html>"
             )
         };
@@ -627,6 +638,9 @@ mod tests {
         let listing = text(&page(""), &config);
         assert!(listing.contains("made by hand"), "{listing}");
         assert!(listing.contains("Walnut table number 17"), "{listing}");
+        // Related links and a dialog are no page's content, not even a listing's.
+        assert!(!listing.contains("Oak desks"), "{listing}");
+        assert!(!listing.contains("mailing list"), "{listing}");
         let off = ContentConfig {
             spread: 0.0,
             ..config.clone()
