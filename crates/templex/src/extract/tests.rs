@@ -513,7 +513,7 @@ fn aeb_floor() {
 
 /// trafilatura's evaluation set with its own metric (tests/eval_common.count_item: whitespace
 /// collapsed, case-sensitive substring; micro-averaged over all snippets). Measured on all
-/// 990 pages (a couple of seconds with the lean parse): F1 0.924 (BENCHMARKS.md, "scrapinghub-aeb and trafilatura-eval").
+/// 990 pages (a couple of seconds with the lean parse): F1 0.928 (BENCHMARKS.md, "scrapinghub-aeb and trafilatura-eval").
 #[test]
 fn trafilatura_eval_floor() {
     let Some(data) = common::data_dir() else {
@@ -566,7 +566,7 @@ fn trafilatura_eval_floor() {
     let r = tp as f64 / (tp + fn_) as f64;
     let f1 = 2.0 * tp as f64 / (2 * tp + fp + fn_) as f64;
     eprintln!("trafilatura-eval P={p:.3} R={r:.3} F1={f1:.3}");
-    assert!(f1 >= 0.915, "trafilatura-eval F1 {f1}");
+    assert!(f1 >= 0.92, "trafilatura-eval F1 {f1}");
 }
 
 /// A listing page: its records (a link to the item and something said of it) are the
@@ -911,12 +911,12 @@ fn norm_date(s: &str) -> String {
 
 /// Overall first, then per page type.
 const WCXB_FLOORS: [(&str, f64); 8] = [
-    ("overall", 0.85),
+    ("overall", 0.855),
     ("article", 0.94),
-    ("forum", 0.77),
+    ("forum", 0.78),
     ("product", 0.58),
-    ("listing", 0.67),
-    ("collection", 0.65),
+    ("listing", 0.69),
+    ("collection", 0.67),
     // 0.820 since soft hyphens are no text: the gold of one service page (4554) keeps its
     // page's 93 soft hyphens, which split its words under the benchmark's tokens.
     ("service", 0.81),
