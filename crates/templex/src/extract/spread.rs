@@ -34,18 +34,15 @@ pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usiz
         return Content { root: None, keep };
     };
     let allowed = non_template_mask(doc, template);
-    let mut excluded = vec![false; doc.len()];
     let chrome_tag = chrome_by_tag(doc, body);
+    let excluded = excluded_below(doc, body, |id| {
+        is_control(doc, id) || chrome_tag[id.index()] || is_side_form(doc, id, page_words)
+    });
     for id in doc.subtree(body).map(NodeId) {
         if deadline::due(id.index()) {
             break;
         }
         let i = id.index();
-        excluded[i] = id != body
-            && (doc.parent(id).is_some_and(|p| excluded[p.index()])
-                || is_control(doc, id)
-                || chrome_tag[i]
-                || is_side_form(doc, id, page_words));
         keep[i] = allowed[i]
             && !excluded[i]
             && (id == body || doc.parent(id).is_some_and(|p| keep[p.index()]));
@@ -75,21 +72,32 @@ pub(crate) fn drop_never_content(doc: &Document, spread: &mut Content, page_word
             words[p.index()] += words[id.index()];
         }
     }
-    let mut dropped = vec![false; doc.len()];
+    let dropped = excluded_below(doc, body, |id| {
+        spread.keep[id.index()]
+            && (words[id.index()] as f64) < MAJORITY * page_words as f64
+            && super::names::never_content(doc, id)
+    });
+    for (keep, dropped) in spread.keep.iter_mut().zip(dropped) {
+        *keep &= !dropped;
+    }
+}
+
+/// The nodes below `body` that `excluded` says are out, with their subtrees, in one pass in
+/// document order (a parent before its children), however deep the page.
+fn excluded_below(
+    doc: &Document,
+    body: NodeId,
+    mut excluded: impl FnMut(NodeId) -> bool,
+) -> Vec<bool> {
+    let mut out = vec![false; doc.len()];
     for id in doc.subtree(body).map(NodeId) {
         if deadline::due(id.index()) {
             break;
         }
-        let i = id.index();
-        dropped[i] = id != body
-            && (doc.parent(id).is_some_and(|p| dropped[p.index()])
-                || (spread.keep[i]
-                    && (words[i] as f64) < MAJORITY * page_words as f64
-                    && super::names::never_content(doc, id)));
-        if dropped[i] {
-            spread.keep[i] = false;
-        }
+        out[id.index()] =
+            id != body && (doc.parent(id).is_some_and(|p| out[p.index()]) || excluded(id));
     }
+    out
 }
 
 /// What the spread view adds to the container, in the terms of [`Rest::is_sections`].
