@@ -183,7 +183,7 @@ const NEVER_CONTENT: &[&str] = &[
 ];
 
 /// Whether an element's class or id names something that is no page's content
-/// ([`NEVER_CONTENT`]; `related` and `subscribe` anywhere in the name).
+/// ([`NEVER_CONTENT`] heading or ending it; `related` and `subscribe` anywhere in it).
 pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
     let Some(e) = doc.element(id) else {
         return false;
@@ -193,17 +193,10 @@ pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
         matches!(a.name.local, local_name!("class") | local_name!("id"))
             && a.value.split_ascii_whitespace().any(|name| {
                 let ends = name_ends(name, &mut scratch);
-                let never = |w: &str| {
-                    NEVER_CONTENT.contains(&w)
-                        || w.strip_suffix('s')
-                            .is_some_and(|w| NEVER_CONTENT.contains(&w))
-                };
-                (never(ends[0]) || never(ends[1]))
-                    && word_flags(ends[0], false) & STATE == 0
-                    && word_flags(ends[1], false) & STATE_END == 0
-                    || ends[4]
-                        .split('-')
-                        .any(|w| word_flags(w, true) & ANYWHERE != 0)
+                (!names_state(&ends)
+                    && (word_flags(ends[0], true) & NEVER != 0
+                        || word_flags(ends[1], true) & NEVER != 0))
+                    || names_anywhere(&ends)
             })
     })
 }
@@ -219,7 +212,7 @@ fn is_slug(id: &str) -> bool {
 /// The hint of one class or id token.
 fn token_hint(name: &str, scratch: &mut String) -> i8 {
     let ends = name_ends(name, scratch);
-    if word_flags(ends[0], false) & STATE != 0 || word_flags(ends[1], false) & STATE_END != 0 {
+    if names_state(&ends) {
         return 0;
     }
     if word_flags(ends[4], false) & HIDDEN != 0
@@ -227,9 +220,7 @@ fn token_hint(name: &str, scratch: &mut String) -> i8 {
             .iter()
             .any(|w| word_flags(w, true) & NEGATIVE != 0)
         || word_flags(ends[0], true) & HEAD != 0
-        || ends[4]
-            .split('-')
-            .any(|w| word_flags(w, true) & ANYWHERE != 0)
+        || names_anywhere(&ends)
     {
         -1
     } else {
@@ -237,6 +228,19 @@ fn token_hint(name: &str, scratch: &mut String) -> i8 {
         // `post-meta`): only the last word names the content itself.
         i8::from(word_flags(ends[1], true) & POSITIVE != 0)
     }
+}
+
+/// Whether a name's ends ([`name_ends`]) describe a layout state (`has-sidebar`,
+/// `menu-open`), not a role.
+fn names_state(ends: &[&str; 5]) -> bool {
+    word_flags(ends[0], false) & STATE != 0 || word_flags(ends[1], false) & STATE_END != 0
+}
+
+/// Whether a name holds, anywhere, a word that marks boilerplate wherever it stands.
+fn names_anywhere(ends: &[&str; 5]) -> bool {
+    ends[4]
+        .split('-')
+        .any(|w| word_flags(w, true) & ANYWHERE != 0)
 }
 
 // Roles of a word in the hint lists.
@@ -247,6 +251,7 @@ const POSITIVE: u8 = 8;
 const STATE: u8 = 16;
 const HIDDEN: u8 = 32;
 const STATE_END: u8 = 64;
+const NEVER: u8 = 128;
 
 /// The hint lists as one table: a class name is looked up a handful of times, not compared
 /// with every hint.
@@ -261,6 +266,7 @@ static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u8>> =
             (STATE_WORDS, STATE),
             (STATE_SUFFIXES, STATE_END),
             (HIDDEN_NAMES, HIDDEN),
+            (NEVER_CONTENT, NEVER),
         ] {
             for w in list {
                 *m.entry(*w).or_insert(0) |= flag;
@@ -276,7 +282,7 @@ fn word_flags(word: &str, plural: bool) -> u8 {
     let mut f = get(word);
     if plural {
         if let Some(w) = word.strip_suffix('s') {
-            f |= get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE);
+            f |= get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE | NEVER);
         }
     }
     f
