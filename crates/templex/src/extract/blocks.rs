@@ -103,20 +103,39 @@ pub(super) fn count(text: &str) -> (u32, u32) {
 /// that every CJK character is a word of its own (a Chinese sentence has no spaces, and one
 /// token per sentence made every Chinese article weigh as little as its menu).
 pub(crate) fn text_words(text: &str) -> usize {
-    text.split_whitespace()
-        .map(|token| {
-            if token.is_ascii() {
-                return 1;
+    // One pass (this runs over every text node of a page several times): a token is a run
+    // of non-whitespace characters, worth one word, or its CJK characters plus one when it
+    // also holds other word characters.
+    let (mut total, mut in_token, mut cjk, mut other) = (0usize, false, 0usize, false);
+    for c in text.chars() {
+        if c.is_whitespace() {
+            if in_token {
+                total += if cjk == 0 {
+                    1
+                } else {
+                    cjk + usize::from(other)
+                };
+                (in_token, cjk, other) = (false, 0, false);
             }
-            let cjk = token.chars().filter(|c| is_cjk(*c)).count();
-            let other = token.chars().any(|c| !is_cjk(c) && is_word_char(c));
-            if cjk == 0 {
-                1
-            } else {
-                cjk + usize::from(other)
-            }
-        })
-        .sum()
+            continue;
+        }
+        in_token = true;
+        if c.is_ascii() {
+            other |= c.is_ascii_alphanumeric();
+        } else if is_cjk(c) {
+            cjk += 1;
+        } else {
+            other |= is_word_char(c);
+        }
+    }
+    if in_token {
+        total += if cjk == 0 {
+            1
+        } else {
+            cjk + usize::from(other)
+        };
+    }
+    total
 }
 
 /// Segment `root`'s subtree into text blocks, in document order.

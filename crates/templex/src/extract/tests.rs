@@ -1260,6 +1260,47 @@ fn short_pages_keep_their_text() {
 /// Chinese text has no spaces: every Han character weighs as a word in the page-level views,
 /// so a Chinese article outweighs the column of recommended links beside it (whitespace
 /// tokens made the article one word per sentence, and the page "spread" over the links).
+/// `text_words` as first written (tokens by `split_whitespace`), against which the one-pass
+/// count is checked on mixed scripts, spaces of every kind and stray marks.
+#[test]
+fn text_words_counts_as_tokens_do() {
+    fn by_tokens(text: &str) -> usize {
+        text.split_whitespace()
+            .map(|token| {
+                let cjk = token.chars().filter(|c| crate::dom::is_cjk(*c)).count();
+                let other = token
+                    .chars()
+                    .any(|c| !crate::dom::is_cjk(c) && crate::dom::is_word_char(c));
+                if cjk == 0 {
+                    1
+                } else {
+                    cjk + usize::from(other)
+                }
+            })
+            .sum()
+    }
+    let alphabet: Vec<char> = "a Z9,.\t\n\u{a0}\u{3000}\u{2003}\u{85}按国한カ—«»éЖλ\u{ad}\u{200b}-"
+        .chars()
+        .collect();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..2000 {
+        let len = (state % 24) as usize;
+        let text: String = (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                alphabet[(state % alphabet.len() as u64) as usize]
+            })
+            .collect();
+        assert_eq!(
+            crate::extract::blocks::text_words(&text),
+            by_tokens(&text),
+            "{text:?}"
+        );
+    }
+}
+
 #[test]
 fn chinese_article_outweighs_its_link_column() {
     assert_eq!(

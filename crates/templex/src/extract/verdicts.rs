@@ -2,7 +2,7 @@
 //! tag, controls and dialogs, hidden parts, declared main content, comment sections,
 //! captions, table parts, link clusters.
 
-use markup5ever::local_name;
+use markup5ever::{local_name, ns};
 
 use crate::dom::{Document, NodeId};
 
@@ -78,13 +78,20 @@ pub(super) fn is_control(doc: &Document, id: NodeId) -> bool {
 /// Elements hidden until something shows them: `hidden`, `aria-hidden`, `display:none`,
 /// `visibility:hidden`.
 pub(super) fn is_hidden(doc: &Document, id: NodeId) -> bool {
+    // One look at each attribute: every element of every page asks.
     doc.element(id).is_some_and(|e| {
-        e.attr_local(&local_name!("hidden")).is_some()
-            || e.attr_local(&local_name!("aria-hidden"))
-                .is_some_and(|v| v.eq_ignore_ascii_case("true"))
-            || e.attr_local(&local_name!("style")).is_some_and(|s| {
-                style_has(s, b"display:none") || style_has(s, b"visibility:hidden")
-            })
+        e.attrs.iter().any(|a| {
+            a.name.ns == ns!()
+                && match a.name.local {
+                    local_name!("hidden") => true,
+                    local_name!("aria-hidden") => a.value.eq_ignore_ascii_case("true"),
+                    local_name!("style") => {
+                        style_has(&a.value, b"display:none")
+                            || style_has(&a.value, b"visibility:hidden")
+                    }
+                    _ => false,
+                }
+        })
     })
 }
 

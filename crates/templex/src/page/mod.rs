@@ -43,8 +43,9 @@ pub struct PageContent {
     doc: Document,
     root: NodeId,
     keep: Vec<bool>,
-    /// Without the URL's date, known only from [`with_context`](Self::with_context).
-    metadata: Metadata,
+    /// Without the URL's date, known only from [`with_context`](Self::with_context); read
+    /// when first asked for (text alone never needs it).
+    metadata: std::sync::OnceLock<Metadata>,
     method: Method,
     url: Option<Url>,
     timings: ContentTimings,
@@ -54,12 +55,11 @@ impl PageContent {
     /// The content of `doc` given as a keep mask (per node id) under `root`, found by
     /// `method`. The title is [`Metadata::title`](Metadata::title).
     pub fn new(doc: Document, root: NodeId, keep: Vec<bool>, method: Method) -> PageContent {
-        let metadata = page_metadata(&doc, None);
         PageContent {
             doc,
             root,
             keep,
-            metadata,
+            metadata: std::sync::OnceLock::new(),
             method,
             url: None,
             timings: ContentTimings::default(),
@@ -98,16 +98,21 @@ impl PageContent {
 
     /// The page title ([`Metadata::title`](Metadata::title)).
     pub fn title(&self) -> Option<&str> {
-        self.metadata.title.as_deref()
+        self.page_metadata().title.as_deref()
     }
 
     /// The page's title, author, publication date and language.
     pub fn metadata(&self) -> Metadata {
-        let mut m = self.metadata.clone();
+        let mut m = self.page_metadata().clone();
         if m.date.is_none() {
             m.date = self.url.as_ref().and_then(url_date);
         }
         m
+    }
+
+    /// The metadata the page states, read once.
+    fn page_metadata(&self) -> &Metadata {
+        self.metadata.get_or_init(|| page_metadata(&self.doc, None))
     }
 
     /// How the content was found: [`Method::MainContent`] for the page-level extractor, else

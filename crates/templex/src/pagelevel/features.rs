@@ -5,6 +5,7 @@
 //! position, plus tag semantics, class/id hints and the page-level main-content detector.
 
 use markup5ever::local_name;
+use rustc_hash::FxHashSet;
 use url::Url;
 
 use crate::dom::tags::{is_block, is_heading, is_image, is_invisible};
@@ -164,15 +165,16 @@ fn is_punct(c: char) -> bool {
 }
 
 /// Title words worth matching: lower-cased, at least 3 characters (CJK: any).
-fn title_words(doc: &Document) -> Vec<String> {
+/// A set: every word of the page is looked up (a Chinese page's every character).
+fn title_words(doc: &Document) -> FxHashSet<String> {
     let Some(t) = crate::extract::page_title(doc) else {
-        return Vec::new();
+        return FxHashSet::default();
     };
-    let mut out: Vec<String> = Vec::new();
+    let mut out = FxHashSet::default();
     words_of(&t, |w| {
         let w = w.to_lowercase();
-        if (w.chars().count() >= 3 || w.chars().any(is_cjk)) && !out.contains(&w) {
-            out.push(w);
+        if w.chars().count() >= 3 || w.chars().any(is_cjk) {
+            out.insert(w);
         }
     });
     out
@@ -319,7 +321,7 @@ pub(crate) fn node_features_with(
                             } else {
                                 word.into()
                             };
-                        if title.iter().any(|t| *t == lower) {
+                        if title.contains(lower.as_ref()) {
                             hits += 1;
                         }
                     }
