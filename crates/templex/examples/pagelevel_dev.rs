@@ -182,6 +182,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         penalty,
                         threshold,
                         wrappers,
+                        ..PageLevelConfig::default()
                     };
                     let (mut t, mut c) = (0.0, 0.0);
                     for (_, _, url, doc, gold) in &pages {

@@ -382,6 +382,7 @@ pub(crate) fn is_invisible_format(c: char) -> bool {
 
 /// Han, kana and hangul: scripts written without spaces, where every character counts as
 /// a word.
+#[inline]
 pub(crate) fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af | 0xf900..=0xfaff)
 }
@@ -390,6 +391,7 @@ pub(crate) fn is_cjk(c: char) -> bool {
 /// scripts most pages are written in (Latin, Greek, Cyrillic, CJK ideographs, hangul):
 /// counting words is a hot loop, and the lookup was 4 % of extracting a page in Chinese or
 /// Russian.
+#[inline]
 pub(crate) fn is_word_char(c: char) -> bool {
     match c as u32 {
         0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a => true,

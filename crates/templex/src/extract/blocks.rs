@@ -120,12 +120,10 @@ pub(crate) fn text_words(text: &str) -> usize {
             continue;
         }
         in_token = true;
-        if c.is_ascii() {
-            other |= c.is_ascii_alphanumeric();
-        } else if is_cjk(c) {
+        if is_cjk(c) {
             cjk += 1;
-        } else {
-            other |= is_word_char(c);
+        } else if !other {
+            other = is_word_char(c);
         }
     }
     if in_token {

@@ -267,7 +267,10 @@ fn chrome_by(
         return vec![false; doc.len()];
     }
     let fx = node_features_with(doc, url, same.then_some(container));
-    let settings = PageLevelConfig::default();
+    let settings = PageLevelConfig {
+        levels: CHROME_LEVELS,
+        ..PageLevelConfig::default()
+    };
     let mut template =
         pagelevel::detect_from(doc, &fx, &|fx, id| model.score(fx, id), &settings, false).template;
     if deadline::passed() {
@@ -290,6 +293,13 @@ fn chrome_by(
     }
     template
 }
+
+/// The levels the detectors' smoothing solves over here (exact up to 256 distinct scores
+/// elsewhere): the views weigh words, and a score moved by less than 1/128 of the range
+/// rarely moves a word across the threshold. 64 changed 9 of 2,524 pages of WCXB dev,
+/// daniel-dev, trafilatura-eval and AEB (none by more than 0.12 F1, net +0.0001) and cut the
+/// detectors' smoothing to a quarter: 5 % of extracting a page where they run.
+const CHROME_LEVELS: usize = 64;
 
 /// The content model's threshold on smoothed templateness: it errs towards content, which
 /// the container rule and PAGELEVEL then weigh (cross-validated by domain on WCXB dev: 0.5

@@ -46,6 +46,9 @@ pub struct PageLevelConfig {
     pub threshold: f64,
     /// How layout containers above the content are labelled (see [`Wrappers`]).
     pub wrappers: Wrappers,
+    /// Most levels the smoothing solves over ([`SmoothOptions::max_levels`](crate::isotonic::SmoothOptions::max_levels)):
+    /// its time grows linearly with them. Exact up to 256 distinct scores by default.
+    pub levels: usize,
 }
 
 /// Layout containers: elements that hold the content without being part of it (`div#page`,
@@ -71,6 +74,7 @@ impl Default for PageLevelConfig {
             penalty: 0.1,
             threshold: 0.3,
             wrappers: Wrappers::Mixed,
+            levels: isotonic::DEFAULT_MAX_LEVELS,
         }
     }
 }
@@ -267,7 +271,9 @@ pub(crate) fn detect_from(
             &x,
             &tree.weight,
             &penalty,
-            &isotonic::SmoothOptions::default(),
+            &isotonic::SmoothOptions {
+                max_levels: config.levels,
+            },
         ) {
             Ok(s) => (s.y, s.segment_roots),
             Err(e) => {
