@@ -13,7 +13,7 @@ use crate::extract::{
     page_content_and_blocks, page_metadata, short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
-use crate::pagelevel::features::node_features_with;
+use crate::pagelevel::features::{NO_ROW, node_features_with};
 use crate::pagelevel::{self, Forest, Model as PageLevelModel, PageLevelConfig};
 
 /// What is known of a page besides its bytes.
@@ -280,11 +280,18 @@ fn chrome_by(
         threshold: CONTENT_THRESHOLD,
         ..settings
     };
-    let memo = std::cell::RefCell::new(forest.memo());
+    // Every row scored at once (four walks at a time), the rows of no node as they come.
+    let scores = forest.predict_rows(&fx.values);
     let by_content = pagelevel::detect_from(
         doc,
         &fx,
-        &|fx, id| memo.borrow_mut().predict(fx.row(id)),
+        &|fx, id| match fx.row_of.get(id.index()) {
+            Some(&r) if r != NO_ROW => scores
+                .get(r as usize)
+                .copied()
+                .unwrap_or_else(|| forest.predict(fx.row(id))),
+            _ => forest.predict(fx.row(id)),
+        },
         &content_settings,
         false,
     );
