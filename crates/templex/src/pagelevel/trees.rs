@@ -370,9 +370,10 @@ impl Forest {
         self.probability(sum)
     }
 
-    /// [`Forest::predict`] of every row of `rows` (rows of [`N_FEATURES`] values, one after
-    /// the other), the trees walked for four rows at once: four walks that do not wait on
-    /// each other's loads. The same values as row by row.
+    /// [`Forest::predict`] of every row of `rows` (one value per [feature](Forest::features)
+    /// a row, the rows one after the other), the trees walked for four rows at once: four
+    /// walks that do not wait on each other's loads. The same values as row by row.
+    ///
     /// A page of alike rows (a hundred thousand cards) is keyed as [`Forest::memo`] does,
     /// each distinct row predicted once, for as long as the memo pays.
     pub fn predict_rows(&self, rows: &[f32]) -> Vec<f64> {
