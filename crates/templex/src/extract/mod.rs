@@ -39,7 +39,7 @@ pub(crate) use metadata::{page_metadata, url_date};
 pub(crate) use names::NameHints;
 #[cfg(test)]
 pub(crate) use names::name_hint;
-pub(crate) use quotes::drop_repeated_quotes;
+pub(crate) use quotes::{drop_repeated_copies, drop_repeated_quotes};
 pub use render::content_text;
 pub(crate) use render::{content_html, content_markdown};
 

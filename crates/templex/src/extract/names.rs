@@ -164,7 +164,7 @@ impl<'d> NameHints<'d> {
 
 /// Words whose element is no page's content, not even on a page that spreads its content
 /// over the whole page, when they head or end a class or id (`related-posts`,
-/// `cookie-notice`, `newsletter-signup`, `share-bar`).
+/// `cookie-notice`, `newsletter-signup`, `share-bar`, a forum post's `message-signature`).
 const NEVER_CONTENT: &[&str] = &[
     "related",
     "subscribe",
@@ -180,6 +180,7 @@ const NEVER_CONTENT: &[&str] = &[
     "taboola",
     "popup",
     "modal",
+    "signature",
 ];
 
 /// Whether an element's class or id names something that is no page's content

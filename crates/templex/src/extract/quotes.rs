@@ -1,9 +1,13 @@
-//! Quotations that repeat what the content already holds (a reply quoting the post it
-//! answers), counted once where they were first written.
+//! Text the content repeats, counted once where it was first written: quotations of what
+//! it already holds (a reply quoting the post it answers), and a whole content shown again
+//! (a responsive page laid out once per screen size).
 
 use markup5ever::local_name;
 
-use crate::dom::{Document, NodeId, deadline};
+use crate::dom::tags::is_block;
+use crate::dom::{Document, NodeData, NodeId, deadline};
+
+use crate::dom::{is_cjk, is_word_char};
 
 /// Words of a quotation that must repeat what came before for it to count as a repeat: a
 /// quote of a few words ("Thanks!") says too little to tell.
@@ -83,6 +87,174 @@ pub(crate) fn drop_repeated_quotes(doc: &Document, root: NodeId, keep: &mut [boo
             }
         }
     }
+}
+
+/// Words a text block needs for its repeat to count: short lines ("Read more", "Not valid
+/// with other offers.") recur on pages that show them once per item.
+const COPY_MIN_WORDS: u32 = 8;
+
+/// Blocks of [`COPY_MIN_WORDS`] or more that a copy repeats with no new block between them:
+/// a content shown twice repeats long runs of its blocks, a page of items repeats a line or
+/// two per item (a webcam's credit, an offer's terms, a meal plan's dish of the day) between
+/// lines of their own.
+const COPY_RUN: usize = 3;
+
+/// Share of the content's words in copied runs from which the content holds copies of
+/// itself: a page laid out once per screen size (Framer and Webflow sites render every
+/// breakpoint, CSS shows one) repeats most of its text.
+const COPY_SHARE: f64 = 0.3;
+
+/// A text block of the content: its text nodes (a range of the pass's list), its words and
+/// whether it repeats, word for word, a block before it.
+struct Line {
+    nodes: std::ops::Range<usize>,
+    words: u32,
+    repeat: bool,
+}
+
+/// Drops from the content under `root` the copies of itself it shows: runs of text blocks
+/// (inline runs between block-level boundaries) that repeat, word for word, blocks kept
+/// before them, [`COPY_RUN`] of them of [`COPY_MIN_WORDS`] or more words, when such runs
+/// hold [`COPY_SHARE`] of the content's words. A reader reads the content
+/// once. Blocks are hashed word by word, so the pass is linear in the content's words.
+pub(crate) fn drop_repeated_copies(doc: &Document, root: NodeId, keep: &mut [bool]) {
+    let kept = |id: NodeId| keep.get(id.index()).copied().unwrap_or(false);
+    // The open block elements' subtree ends; the current block's words and hash.
+    let mut open: Vec<u32> = Vec::new();
+    let mut nodes: Vec<NodeId> = Vec::new();
+    let mut start = 0usize;
+    let (mut words, mut hash) = (0u32, 0u64);
+    let mut seen = rustc_hash::FxHashSet::<u64>::default();
+    let mut lines: Vec<Line> = Vec::new();
+    let mut total = 0u64;
+    let mut flush =
+        |nodes: &mut Vec<NodeId>, start: &mut usize, words: &mut u32, hash: &mut u64| {
+            if *words > 0 {
+                let repeat = !seen.insert(*hash);
+                lines.push(Line {
+                    nodes: *start..nodes.len(),
+                    words: *words,
+                    repeat,
+                });
+            }
+            *start = nodes.len();
+            (*words, *hash) = (0, 0);
+        };
+    for id in doc.visible_descendants(root) {
+        if deadline::due(id.index()) {
+            return;
+        }
+        while open.last().is_some_and(|&end| end <= id.0) {
+            open.pop();
+            flush(&mut nodes, &mut start, &mut words, &mut hash);
+        }
+        match &doc.node(id).data {
+            NodeData::Element(e) if is_block(&e.name.local) && id != root => {
+                flush(&mut nodes, &mut start, &mut words, &mut hash);
+                open.push(doc.node(id).end.0);
+            }
+            NodeData::Text(r) if kept(id) => {
+                let w = fold_words(&doc.text_buffer()[r.clone()], &mut hash);
+                if w == 0 {
+                    continue;
+                }
+                words += w;
+                total += u64::from(w);
+                nodes.push(id);
+            }
+            _ => {}
+        }
+    }
+    flush(&mut nodes, &mut start, &mut words, &mut hash);
+    // Runs of long repeated lines with no long new line between them (short lines neither
+    // count nor break: a heading may be new, "Read more" may repeat); a run of
+    // [`COPY_RUN`] is a copy, with the short repeated lines inside it and just before it
+    // (the copy's headings).
+    let long = |l: &Line| l.words >= COPY_MIN_WORDS;
+    let mut copies: Vec<&Line> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !lines[i].repeat || !long(&lines[i]) {
+            i += 1;
+            continue;
+        }
+        let (mut end, mut n) = (i, 0);
+        while lines.get(end).is_some_and(|l| l.repeat || !long(l)) {
+            n += usize::from(long(&lines[end]));
+            end += 1;
+        }
+        if n >= COPY_RUN {
+            let mut start = i;
+            while start > 0 && lines[start - 1].repeat && !long(&lines[start - 1]) {
+                start -= 1;
+            }
+            copies.extend(lines[start..end].iter().filter(|l| l.repeat));
+        }
+        i = end;
+    }
+    let copied: u64 = copies.iter().map(|l| u64::from(l.words)).sum();
+    if copied == 0 || (copied as f64) < COPY_SHARE * total as f64 {
+        return;
+    }
+    for line in copies {
+        for id in &nodes[line.nodes.clone()] {
+            if let Some(k) = keep.get_mut(id.index()) {
+                *k = false;
+            }
+        }
+    }
+}
+
+/// Folds the words of `text` (as [`count`](super::blocks::count) counts them: runs of
+/// alphanumerics, each CJK character one) into `hash`, lower-cased, and returns how many
+/// there are. One pass over the bytes: ASCII, most of most pages' text, is not decoded.
+fn fold_words(text: &str, hash: &mut u64) -> u32 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mix = |h: &mut u64, x: u64| *h = (*h ^ x).wrapping_mul(K);
+    let (mut words, mut in_word) = (0u32, false);
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            i += 1;
+            if b.is_ascii_alphanumeric() {
+                words += u32::from(!in_word);
+                in_word = true;
+                mix(hash, u64::from(b.to_ascii_lowercase()));
+            } else if in_word {
+                in_word = false;
+                // Word ends are hashed: "ab c" is not "a bc".
+                mix(hash, 0x100);
+            }
+            continue;
+        }
+        let Some(c) = text[i..].chars().next() else {
+            break;
+        };
+        i += c.len_utf8();
+        if is_cjk(c) {
+            words += 1;
+            in_word = false;
+            mix(hash, u64::from(c as u32));
+            mix(hash, 0x100);
+        } else if crate::dom::is_invisible_format(c) {
+            // A soft hyphen inside a word leaves one word.
+        } else if is_word_char(c) {
+            words += u32::from(!in_word);
+            in_word = true;
+            for l in c.to_lowercase() {
+                mix(hash, u64::from(l as u32));
+            }
+        } else if in_word {
+            in_word = false;
+            mix(hash, 0x100);
+        }
+    }
+    if in_word {
+        mix(hash, 0x100);
+    }
+    words
 }
 
 /// A hash of each word (run of alphanumerics) of `text`, lower-cased.

@@ -411,6 +411,36 @@ fn name_hints_read_the_ends_of_names() {
     }
 }
 
+/// A forum's signatures are no page's content: named so at either end of a class or id,
+/// not in its middle (a service's `e-signature-apis` section).
+#[test]
+fn signatures_are_never_content() {
+    let never = |attr: &str| {
+        let doc = parse_str(&format!("<div {attr}>x</div>"));
+        let id = doc
+            .elements()
+            .find(|id| doc.tag(*id).is_some_and(|t| &**t == "div"))
+            .unwrap();
+        crate::extract::names::never_content(&doc, id)
+    };
+    for name in [
+        "class=signature",
+        "class=message-signature",
+        "class=ipsEntry__signature",
+        "class=\"post-signature owner\"",
+        "id=signatures",
+    ] {
+        assert!(never(name), "{name}");
+    }
+    for name in [
+        "id=e-signature-apis",
+        "class=doc-signature-steps",
+        "class=content",
+    ] {
+        assert!(!never(name), "{name}");
+    }
+}
+
 #[test]
 fn lean_parse_gives_the_same_content() {
     let html = format!(
@@ -1200,6 +1230,103 @@ fn the_last_kept_quote_is_weighed() {
     let before = keep.clone();
     super::drop_repeated_quotes(&doc, root, &mut keep);
     assert_eq!(keep, before);
+}
+
+/// A content laid out once per screen size (the copies a breakpoint's CSS hides) is read
+/// once, its headings with it; lines that each item of a page repeats between lines of
+/// its own stay, and so does a short passage quoted again in a long text.
+#[test]
+fn a_content_shown_twice_is_read_once() {
+    let article = "<h2>Raised beds</h2>\
+        <p>Raised beds warm up earlier in spring and drain better after heavy rain.</p>\
+        <p>Fill them with a mix of topsoil and compost, about two parts to one.</p>\
+        <h2>Watering</h2>\
+        <p>Water deeply twice a week rather than a little every day in summer.</p>\
+        <p>Mulch the surface so that the soil keeps its moisture between waterings.</p>";
+    let doc = parse_str(&format!(
+        "<body><div class=desktop>{article}</div><div class=phone>{article}</div></body>"
+    ));
+    let root = doc.body().unwrap();
+    let mut keep = vec![true; doc.len()];
+    super::drop_repeated_copies(&doc, root, &mut keep);
+    let text = content_text(&doc, root, &|id| keep[id.index()]);
+    for line in ["Raised beds", "Watering"] {
+        assert_eq!(
+            text.lines().filter(|l| l.trim() == line).count(),
+            1,
+            "{line}: {text}"
+        );
+    }
+    for line in ["Raised beds warm up", "Mulch the surface"] {
+        assert_eq!(text.matches(line).count(), 1, "{line}: {text}");
+    }
+
+    // Each offer repeats its terms between lines of its own: nothing is a copy.
+    let terms = "<p>Not valid with other offers, one coupon per household and visit.</p>";
+    let offers: String = ["a spring tune-up", "a drain cleaning", "a new water heater", "a panel upgrade"]
+        .iter()
+        .map(|o| format!("<div class=offer><h3>Offer</h3><p>Save fifty dollars on {o} booked online this month.</p>{terms}</div>"))
+        .collect();
+    let doc = parse_str(&format!("<body>{offers}</body>"));
+    let root = doc.body().unwrap();
+    let mut keep = vec![true; doc.len()];
+    super::drop_repeated_copies(&doc, root, &mut keep);
+    let text = content_text(&doc, root, &|id| keep[id.index()]);
+    assert_eq!(
+        text.matches("Not valid with other offers").count(),
+        4,
+        "{text}"
+    );
+
+    // Three paragraphs quoted again at the end of a long text are under a third of it.
+    let own: String = (0..12)
+        .map(|i| {
+            format!("<p>Paragraph {i} of the guide says something new about soil and seeds.</p>")
+        })
+        .collect();
+    let quoted: String = (0..3)
+        .map(|i| {
+            format!("<p>Paragraph {i} of the guide says something new about soil and seeds.</p>")
+        })
+        .collect();
+    let doc = parse_str(&format!("<body>{own}{quoted}</body>"));
+    let root = doc.body().unwrap();
+    let mut keep = vec![true; doc.len()];
+    super::drop_repeated_copies(&doc, root, &mut keep);
+    let text = content_text(&doc, root, &|id| keep[id.index()]);
+    assert_eq!(
+        text.matches("Paragraph 0 of the guide").count(),
+        2,
+        "{text}"
+    );
+}
+
+/// The page-level extractor reads a page rendered twice once, end to end.
+#[test]
+fn page_level_content_drops_a_second_rendering() {
+    let article = format!(
+        "<h1>Compost</h1><p>{PROSE}</p><p>{PROSE} Turn the heap every week.</p>\
+        <p>Keep it as damp as a wrung-out sponge, and cover it when it rains for days.</p>"
+    );
+    let html = format!(
+        "<html><body><nav><a href=/>Home</a></nav><main>\
+         <div class=hidden-mobile>{article}</div><div class=hidden-desktop>{article}</div>\
+         </main></body></html>"
+    );
+    let c = crate::extract_page(
+        html.as_bytes(),
+        &crate::PageHints::default(),
+        &ContentConfig::default(),
+        &crate::dom::Budget::default(),
+    )
+    .unwrap();
+    let text = c.text();
+    assert_eq!(
+        text.matches("Turn the heap every week").count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(text.matches("wrung-out sponge").count(), 1, "{text}");
 }
 
 /// Modal boxes are never content, whether `<dialog>` or an ARIA dialog (a sign-up box, an

@@ -9,8 +9,9 @@ use url::Url;
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse_page};
 use crate::extract::{
     Block, Content, ContentConfig, Metadata, Rest, content_html, content_markdown, content_text,
-    declares_article, drop_never_content, drop_repeated_quotes, has_kept_text, kept_words,
-    page_content_and_blocks, page_metadata, short_page_content, spread_content, url_date,
+    declares_article, drop_never_content, drop_repeated_copies, drop_repeated_quotes,
+    has_kept_text, kept_words, page_content_and_blocks, page_metadata, short_page_content,
+    spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -316,7 +317,7 @@ const CONTENT_THRESHOLD: f64 = 0.8;
 
 /// [`page_level_content`] given what is chrome (asked for only when the container could
 /// hold too little of the page), without the quotes that repeat it
-/// ([`drop_repeated_quotes`]).
+/// ([`drop_repeated_quotes`]) and the copies of itself it shows ([`drop_repeated_copies`]).
 fn choose_view(
     doc: &Document,
     config: &ContentConfig,
@@ -325,6 +326,7 @@ fn choose_view(
     let mut content = pick_view(doc, config, chrome);
     if let Some(root) = content.root.filter(|_| !deadline::passed()) {
         drop_repeated_quotes(doc, root, &mut content.keep);
+        drop_repeated_copies(doc, root, &mut content.keep);
     }
     let empty = || {
         let root = content.root.unwrap_or(NodeId::ROOT);
