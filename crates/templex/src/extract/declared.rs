@@ -5,9 +5,34 @@ use markup5ever::local_name;
 use crate::dom::Document;
 
 /// Whether the page says it is an article (`og:type` `article`): then lists beside the
-/// prose are related stories, not the content.
+/// prose are related stories, not the content. Unless its structured data names it a
+/// collection or search results (`CollectionPage`, `SearchResultsPage`): SEO plugins give
+/// every page of a site `og:type` `article`, and their JSON-LD the page's real type.
 pub(crate) fn declares_article(doc: &Document) -> bool {
     open_graph(doc, "og:type").is_some_and(|t| t.eq_ignore_ascii_case("article"))
+        && !declares_collection(doc)
+}
+
+/// JSON-LD types that make a page a list of other pages.
+const COLLECTION_TYPES: &[&str] = &["\"CollectionPage\"", "\"SearchResultsPage\""];
+
+/// Whether the page's JSON-LD names a collection page type: as a quoted string it is a
+/// `@type` (schema.org names no other value so), and an article's graph names its page a
+/// `WebPage` or an `ItemPage`.
+fn declares_collection(doc: &Document) -> bool {
+    let names = |s: &str| COLLECTION_TYPES.iter().any(|t| s.contains(t));
+    if !doc.json_ld.is_empty() {
+        return doc.json_ld.iter().any(|s| names(s));
+    }
+    // A full parse keeps the scripts in the tree.
+    doc.elements().any(|id| {
+        doc.element(id).is_some_and(|el| {
+            el.is(&local_name!("script"))
+                && el
+                    .attr("type")
+                    .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
+        }) && names(&doc.text_content(id))
+    })
 }
 
 /// The `content` of the first `<meta property="og:…">` of that name.

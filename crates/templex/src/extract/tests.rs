@@ -411,6 +411,30 @@ fn name_hints_read_the_ends_of_names() {
     }
 }
 
+/// `og:type` `article` declares an article unless the page's JSON-LD names it a collection
+/// or search results (a category page an SEO plugin calls an article), in the lean parse
+/// (JSON-LD kept aside) and the full one (scripts in the tree) alike.
+#[test]
+fn a_collection_page_is_no_article_whatever_og_type_says() {
+    let page = |graph: &str| {
+        format!(
+            r#"<html><head><meta property="og:type" content="article">
+            <script type="application/ld+json">{{"@context":"https://schema.org","@graph":[{graph}]}}</script>
+            </head><body><p>Recipes for the air fryer.</p></body></html>"#
+        )
+    };
+    let collection = page(r#"{"@type":"CollectionPage","name":"Air fryer"}"#);
+    let article = page(
+        r#"{"@type":"Article","isPartOf":{"@id":"/#page"}},{"@type":"WebPage","@id":"/#page"}"#,
+    );
+    for (html, declared) in [(&collection, false), (&article, true)] {
+        let lean = parse_bytes_lean(html.as_bytes(), None);
+        let full = parse_bytes(html.as_bytes(), None);
+        assert_eq!(super::declares_article(&lean), declared, "lean: {html}");
+        assert_eq!(super::declares_article(&full), declared, "full: {html}");
+    }
+}
+
 /// A forum's signatures are no page's content: named so at either end of a class or id,
 /// not in its middle (a service's `e-signature-apis` section).
 #[test]
