@@ -1186,6 +1186,27 @@ fn content_hidden_until_a_script_shows_it() {
     );
 }
 
+/// React's streaming server rendering sends late parts of a page hidden (`<div hidden
+/// id="S:0">`) with the script that moves them into place: a reader sees them, so they are
+/// content; a `hidden` element of another id stays out.
+#[test]
+fn streamed_segments_are_shown() {
+    let prose = "The stool's seat is upholstered in faux leather over a foam cushion, and its \
+                 base turns through a full circle on ball bearings, with a footrest at two heights.";
+    let page = |id: &str| {
+        format!(
+            "<html><body><nav><a href=/>Home</a> <a href=/shop>Shop</a></nav>\
+             <main><h1>Bar stool</h1><p>{PROSE}</p><template id=B:0></template></main>\
+             <div hidden id={id}><h2>Details</h2><p>{prose}</p></div>\
+             <script>$RC(\"B:0\",\"S:0\")</script></body></html>"
+        )
+    };
+    let text = text_of(&page("S:0"));
+    assert_has(&text, &["cycle lanes", "upholstered in faux leather"], &[]);
+    let text = text_of(&page("details"));
+    assert_has(&text, &["cycle lanes"], &["upholstered in faux leather"]);
+}
+
 /// A reply's quote of the post it answers is dropped (its text counts once, where it was
 /// written); a quote of what is not on the page, a short quote and a summary that rephrases
 /// its section stay.

@@ -83,7 +83,7 @@ pub(super) fn is_hidden(doc: &Document, id: NodeId) -> bool {
         e.attrs.iter().any(|a| {
             a.name.ns == ns!()
                 && match a.name.local {
-                    local_name!("hidden") => true,
+                    local_name!("hidden") => !is_streamed_segment(e),
                     local_name!("aria-hidden") => a.value.eq_ignore_ascii_case("true"),
                     local_name!("style") => {
                         style_has(&a.value, b"display:none")
@@ -93,6 +93,16 @@ pub(super) fn is_hidden(doc: &Document, id: NodeId) -> bool {
                 }
         })
     })
+}
+
+/// Whether a hidden element is a segment that React's streaming server rendering sends
+/// after the shell (`<div hidden id="S:2e">`): a script moves it into the page as soon as
+/// it arrives, so a reader sees it (Next.js pages stream a product's details, a post's
+/// body so).
+fn is_streamed_segment(e: &crate::dom::Element) -> bool {
+    e.attr("id")
+        .and_then(|id| id.strip_prefix("S:"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
 /// Whether a `style` attribute contains `pat` (ASCII, lower case, no spaces), ignoring case
