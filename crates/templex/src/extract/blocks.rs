@@ -53,24 +53,43 @@ fn kind_of(tag: &LocalName) -> BlockKind {
 }
 
 /// Count words (runs of alphanumerics; each CJK character counts as one) and punctuation.
+#[inline]
 pub(super) fn count(text: &str) -> (u32, u32) {
-    let (mut words, mut punct, mut in_word) = (0u32, 0u32, false);
+    let (mut words, mut punct) = (0u32, 0u32);
+    scan_words(text, |_| {}, || words += 1, || punct += 1);
+    (words, punct)
+}
+
+/// The words of `text` as the extractor counts them — runs of alphanumerics, each CJK
+/// character a word of its own, a soft hyphen or its kin inside a word leaving it one word
+/// ("Mit\u{ad}tel\u{ad}al\u{ad}ter") — met in order: `letter` with each character of a
+/// word, `end` after each word, `mark` at each sentence punctuation mark (`. , ; : ! ?` and
+/// their CJK equivalents). One pass over the bytes: ASCII, most of the text of most pages,
+/// is not decoded.
+#[inline(always)]
+pub(super) fn scan_words(
+    text: &str,
+    mut letter: impl FnMut(char),
+    mut end: impl FnMut(),
+    mut mark: impl FnMut(),
+) {
+    let mut in_word = false;
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        // ASCII, most of the text of most pages, without decoding.
         if b < 0x80 {
             i += 1;
             if b.is_ascii_alphanumeric() {
-                if !in_word {
-                    words += 1;
-                    in_word = true;
-                }
+                in_word = true;
+                letter(char::from(b));
             } else {
-                in_word = false;
+                if in_word {
+                    in_word = false;
+                    end();
+                }
                 if matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?') {
-                    punct += 1;
+                    mark();
                 }
             }
             continue;
@@ -80,23 +99,30 @@ pub(super) fn count(text: &str) -> (u32, u32) {
         };
         i += c.len_utf8();
         if is_cjk(c) {
-            words += 1;
-            in_word = false;
-        } else if crate::dom::is_invisible_format(c) {
-            // A soft hyphen inside a word leaves one word ("Mit\u{ad}tel\u{ad}al\u{ad}ter").
-        } else if is_word_char(c) {
-            if !in_word {
-                words += 1;
-                in_word = true;
+            if in_word {
+                in_word = false;
+                end();
             }
+            letter(c);
+            end();
+        } else if crate::dom::is_invisible_format(c) {
+            // Inside a word, a break opportunity, not a boundary.
+        } else if is_word_char(c) {
+            in_word = true;
+            letter(c);
         } else {
-            in_word = false;
+            if in_word {
+                in_word = false;
+                end();
+            }
             if matches!(c, '。' | '、' | '，' | '！' | '？' | '；' | '：') {
-                punct += 1;
+                mark();
             }
         }
     }
-    (words, punct)
+    if in_word {
+        end();
+    }
 }
 
 /// Words of `text` as the page-level views weigh them: whitespace-separated tokens, except

@@ -7,7 +7,7 @@ use markup5ever::local_name;
 use crate::dom::tags::is_block;
 use crate::dom::{Document, NodeData, NodeId, deadline};
 
-use crate::dom::{is_cjk, is_word_char};
+use super::blocks::scan_words;
 
 /// Words of a quotation that must repeat what came before for it to count as a repeat: a
 /// quote of a few words ("Thanks!") says too little to tell.
@@ -205,55 +205,28 @@ pub(crate) fn drop_repeated_copies(doc: &Document, root: NodeId, keep: &mut [boo
     }
 }
 
-/// Folds the words of `text` (as [`count`](super::blocks::count) counts them: runs of
-/// alphanumerics, each CJK character one) into `hash`, lower-cased, and returns how many
-/// there are. One pass over the bytes: ASCII, most of most pages' text, is not decoded.
+/// Folds the words of `text` ([`scan_words`]), lower-cased and each ended by a mark ("ab c"
+/// is not "a bc"), into `hash`, and returns how many there are.
 fn fold_words(text: &str, hash: &mut u64) -> u32 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mix = |h: &mut u64, x: u64| *h = (*h ^ x).wrapping_mul(K);
-    let (mut words, mut in_word) = (0u32, false);
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b < 0x80 {
-            i += 1;
-            if b.is_ascii_alphanumeric() {
-                words += u32::from(!in_word);
-                in_word = true;
-                mix(hash, u64::from(b.to_ascii_lowercase()));
-            } else if in_word {
-                in_word = false;
-                // Word ends are hashed: "ab c" is not "a bc".
-                mix(hash, 0x100);
+    let h = std::cell::Cell::new(*hash);
+    let mix = |x: u64| h.set((h.get() ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut words = 0u32;
+    scan_words(
+        text,
+        |c| {
+            if c.is_ascii() {
+                mix(u64::from(c.to_ascii_lowercase()));
+            } else {
+                c.to_lowercase().for_each(|l| mix(u64::from(l)));
             }
-            continue;
-        }
-        let Some(c) = text[i..].chars().next() else {
-            break;
-        };
-        i += c.len_utf8();
-        if is_cjk(c) {
+        },
+        || {
             words += 1;
-            in_word = false;
-            mix(hash, u64::from(c as u32));
-            mix(hash, 0x100);
-        } else if crate::dom::is_invisible_format(c) {
-            // A soft hyphen inside a word leaves one word.
-        } else if is_word_char(c) {
-            words += u32::from(!in_word);
-            in_word = true;
-            for l in c.to_lowercase() {
-                mix(hash, u64::from(l as u32));
-            }
-        } else if in_word {
-            in_word = false;
-            mix(hash, 0x100);
-        }
-    }
-    if in_word {
-        mix(hash, 0x100);
-    }
+            mix(0x100);
+        },
+        || {},
+    );
+    *hash = h.get();
     words
 }
 
