@@ -1288,13 +1288,9 @@ fn a_content_shown_twice_is_read_once() {
         <h2>Watering</h2>\
         <p>Water deeply twice a week rather than a little every day in summer.</p>\
         <p>Mulch the surface so that the soil keeps its moisture between waterings.</p>";
-    let doc = parse_str(&format!(
+    let text = read_once(&format!(
         "<body><div class=desktop>{article}</div><div class=phone>{article}</div></body>"
     ));
-    let root = doc.body().unwrap();
-    let mut keep = vec![true; doc.len()];
-    super::drop_repeated_copies(&doc, root, &mut keep);
-    let text = content_text(&doc, root, &|id| keep[id.index()]);
     for line in ["Raised beds", "Watering"] {
         assert_eq!(
             text.lines().filter(|l| l.trim() == line).count(),
@@ -1312,11 +1308,7 @@ fn a_content_shown_twice_is_read_once() {
         .iter()
         .map(|o| format!("<div class=offer><h3>Offer</h3><p>Save fifty dollars on {o} booked online this month.</p>{terms}</div>"))
         .collect();
-    let doc = parse_str(&format!("<body>{offers}</body>"));
-    let root = doc.body().unwrap();
-    let mut keep = vec![true; doc.len()];
-    super::drop_repeated_copies(&doc, root, &mut keep);
-    let text = content_text(&doc, root, &|id| keep[id.index()]);
+    let text = read_once(&format!("<body>{offers}</body>"));
     assert_eq!(
         text.matches("Not valid with other offers").count(),
         4,
@@ -1334,16 +1326,21 @@ fn a_content_shown_twice_is_read_once() {
             format!("<p>Paragraph {i} of the guide says something new about soil and seeds.</p>")
         })
         .collect();
-    let doc = parse_str(&format!("<body>{own}{quoted}</body>"));
-    let root = doc.body().unwrap();
-    let mut keep = vec![true; doc.len()];
-    super::drop_repeated_copies(&doc, root, &mut keep);
-    let text = content_text(&doc, root, &|id| keep[id.index()]);
+    let text = read_once(&format!("<body>{own}{quoted}</body>"));
     assert_eq!(
         text.matches("Paragraph 0 of the guide").count(),
         2,
         "{text}"
     );
+}
+
+/// The text of a page's `<body>` without the copies of itself it shows.
+fn read_once(html: &str) -> String {
+    let doc = parse_str(html);
+    let root = doc.body().unwrap();
+    let mut keep = vec![true; doc.len()];
+    super::drop_repeated_copies(&doc, root, &mut keep);
+    content_text(&doc, root, &|id| keep[id.index()])
 }
 
 /// The page-level extractor reads a page rendered twice once, end to end.
