@@ -20,19 +20,29 @@ const COLLECTION_TYPES: &[&str] = &["\"CollectionPage\"", "\"SearchResultsPage\"
 /// `@type` (schema.org names no other value so), and an article's graph names its page a
 /// `WebPage` or an `ItemPage`.
 fn declares_collection(doc: &Document) -> bool {
-    let names = |s: &str| COLLECTION_TYPES.iter().any(|t| s.contains(t));
+    json_ld(doc)
+        .iter()
+        .any(|s| COLLECTION_TYPES.iter().any(|t| s.contains(t)))
+}
+
+/// The texts of the page's JSON-LD scripts: what a lean parse cut from the tree and kept
+/// aside, else (a full parse) the scripts in the tree.
+pub(super) fn json_ld(doc: &Document) -> std::borrow::Cow<'_, [String]> {
     if !doc.json_ld.is_empty() {
-        return doc.json_ld.iter().any(|s| names(s));
+        return std::borrow::Cow::Borrowed(&doc.json_ld);
     }
-    // A full parse keeps the scripts in the tree.
-    doc.elements().any(|id| {
-        doc.element(id).is_some_and(|el| {
-            el.is(&local_name!("script"))
-                && el
-                    .attr("type")
-                    .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
-        }) && names(&doc.text_content(id))
-    })
+    doc.elements()
+        .filter(|id| {
+            doc.element(*id).is_some_and(|el| {
+                el.is(&local_name!("script"))
+                    && el
+                        .attr("type")
+                        .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
+            })
+        })
+        .map(|id| doc.text_content(id))
+        .collect::<Vec<_>>()
+        .into()
 }
 
 /// The `content` of the first `<meta property="og:…">` of that name.

@@ -660,28 +660,10 @@ const MAIN_TYPES: &[&str] = &[
 
 impl StructuredData {
     fn parse(doc: &Document) -> StructuredData {
-        let mut in_tree: Vec<String> = Vec::new();
-        if doc.json_ld.is_empty() {
-            // A full parse keeps the scripts in the tree.
-            for id in doc.elements() {
-                let Some(el) = doc.element(id) else { continue };
-                if el.is(&local_name!("script"))
-                    && el
-                        .attr("type")
-                        .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
-                {
-                    in_tree.push(doc.text_content(id));
-                }
-            }
-        }
-        let scripts = if doc.json_ld.is_empty() {
-            &in_tree
-        } else {
-            &doc.json_ld
-        };
+        let scripts = super::declared::json_ld(doc);
         // Candidates: (rank of the type in MAIN_TYPES, the object).
         let mut items: Vec<(usize, Value)> = Vec::new();
-        for s in scripts {
+        for s in scripts.iter() {
             let Ok(v) = serde_json::from_str::<Value>(s.trim()) else {
                 continue;
             };
