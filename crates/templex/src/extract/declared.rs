@@ -13,6 +13,69 @@ pub(crate) fn declares_article(doc: &Document) -> bool {
         && !declares_collection(doc)
 }
 
+/// Whether the page says it is one product's page: `og:type` `product` (`product.item`),
+/// or its JSON-LD describes one product among its top-level entities (a page that lists
+/// products describes several, or none but a list). Then what customers say of the product
+/// and the other products the page shows are not its content.
+pub(crate) fn declares_product(doc: &Document) -> bool {
+    let og = open_graph(doc, "og:type").map(|t| t.to_ascii_lowercase());
+    match og.as_deref() {
+        Some("product" | "product.item" | "og:product") => return true,
+        // A group of products is a collection.
+        Some(t) if t.starts_with("product") => return false,
+        // SEO plugins call every page an article; a page that sells also says what it sells.
+        Some("article") => return false,
+        _ => {}
+    }
+    let described: usize = json_ld(doc)
+        .iter()
+        .filter(|s| s.contains("Product"))
+        .map(|s| top_level_products(s))
+        .sum();
+    described == 1
+}
+
+/// Whether a schema.org type (`Product`, `https://schema.org/Product`) is a product's.
+fn is_product_type(t: &str) -> bool {
+    PRODUCT_TYPES.contains(&t.rsplit('/').next().unwrap_or(t))
+}
+
+/// JSON-LD types of a product's own page.
+const PRODUCT_TYPES: &[&str] = &[
+    "Product",
+    "ProductGroup",
+    "IndividualProduct",
+    "ProductModel",
+];
+
+/// How many of a JSON-LD text's top-level entities (the text's object, the members of its
+/// array or of its `@graph`) are products; 0 when the text is no JSON.
+fn top_level_products(ld: &str) -> usize {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(ld) else {
+        return 0;
+    };
+    let mut stack = vec![&value];
+    let mut products = 0;
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Array(items) => stack.extend(items),
+            serde_json::Value::Object(o) => {
+                if let Some(graph) = o.get("@graph") {
+                    stack.push(graph);
+                }
+                let named = |t: &serde_json::Value| t.as_str().is_some_and(is_product_type);
+                products += usize::from(match o.get("@type") {
+                    Some(serde_json::Value::Array(types)) => types.iter().any(named),
+                    Some(t) => named(t),
+                    None => false,
+                });
+            }
+            _ => {}
+        }
+    }
+    products
+}
+
 /// JSON-LD types that make a page a list of other pages.
 const COLLECTION_TYPES: &[&str] = &["\"CollectionPage\"", "\"SearchResultsPage\""];
 

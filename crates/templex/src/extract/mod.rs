@@ -45,11 +45,13 @@ pub(crate) use render::{content_html, content_markdown};
 
 pub(crate) use config::Content;
 pub use config::ContentConfig;
-pub(crate) use declared::{declares_article, page_title};
+pub(crate) use declared::{declares_article, declares_product, page_title};
 pub use spread::non_template_mask;
 #[cfg(feature = "batch")]
 pub(crate) use spread::visible_descendants;
-pub(crate) use spread::{Rest, drop_never_content, kept_words, spread_content};
+pub(crate) use spread::{
+    Rest, drop_never_content, drop_product_asides, kept_words, spread_content,
+};
 
 use aggregates::Aggregates;
 use container::{

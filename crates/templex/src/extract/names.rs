@@ -183,9 +183,28 @@ const NEVER_CONTENT: &[&str] = &[
     "signature",
 ];
 
+/// Words whose element is no product's content when they head or end a class or id, on a
+/// page that declares itself a product: what customers say of it (`product-reviews`), the
+/// other products it shows (`carousel`, `recs`) and its fine print (`disclaimer`). On other
+/// pages they name content (a review article, a service page's slides, a study's caveats).
+const PRODUCT_ASIDES: &[&str] = &["review", "carousel", "disclaimer", "recs"];
+
 /// Whether an element's class or id names something that is no page's content
 /// ([`NEVER_CONTENT`] heading or ending it; `related` and `subscribe` anywhere in it).
 pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
+    named(doc, id, NEVER, true)
+}
+
+/// Whether an element's class or id names something that is no product's content
+/// ([`PRODUCT_ASIDES`] heading or ending it).
+pub(crate) fn product_aside(doc: &Document, id: NodeId) -> bool {
+    named(doc, id, PRODUCT, false)
+}
+
+/// Whether one of the element's class or id names is headed or ended by a word of role
+/// `flag`, plurals included (or, `anywhere`, holds a word that marks boilerplate wherever
+/// it stands); names of a state do not count.
+fn named(doc: &Document, id: NodeId, flag: u16, anywhere: bool) -> bool {
     let Some(e) = doc.element(id) else {
         return false;
     };
@@ -195,9 +214,9 @@ pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
             && a.value.split_ascii_whitespace().any(|name| {
                 let ends = name_ends(name, &mut scratch);
                 (!names_state(&ends)
-                    && (word_flags(ends[0], true) & NEVER != 0
-                        || word_flags(ends[1], true) & NEVER != 0))
-                    || names_anywhere(&ends)
+                    && (word_flags(ends[0], true) & flag != 0
+                        || word_flags(ends[1], true) & flag != 0))
+                    || (anywhere && names_anywhere(&ends))
             })
     })
 }
@@ -245,18 +264,19 @@ fn names_anywhere(ends: &[&str; 5]) -> bool {
 }
 
 // Roles of a word in the hint lists.
-const NEGATIVE: u8 = 1;
-const HEAD: u8 = 2;
-const ANYWHERE: u8 = 4;
-const POSITIVE: u8 = 8;
-const STATE: u8 = 16;
-const HIDDEN: u8 = 32;
-const STATE_END: u8 = 64;
-const NEVER: u8 = 128;
+const NEGATIVE: u16 = 1;
+const HEAD: u16 = 2;
+const ANYWHERE: u16 = 4;
+const POSITIVE: u16 = 8;
+const STATE: u16 = 16;
+const HIDDEN: u16 = 32;
+const STATE_END: u16 = 64;
+const NEVER: u16 = 128;
+const PRODUCT: u16 = 256;
 
 /// The hint lists as one table: a class name is looked up a handful of times, not compared
 /// with every hint.
-static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u8>> =
+static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u16>> =
     std::sync::LazyLock::new(|| {
         let mut m = rustc_hash::FxHashMap::default();
         for (list, flag) in [
@@ -268,6 +288,7 @@ static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u8>> =
             (STATE_SUFFIXES, STATE_END),
             (HIDDEN_NAMES, HIDDEN),
             (NEVER_CONTENT, NEVER),
+            (PRODUCT_ASIDES, PRODUCT),
         ] {
             for w in list {
                 *m.entry(*w).or_insert(0) |= flag;
@@ -278,12 +299,12 @@ static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u8>> =
 
 /// The roles of `word`; with `plural`, also those of the word without a final `s`
 /// (`comments`, `tags`), for the hint lists that allow it.
-fn word_flags(word: &str, plural: bool) -> u8 {
+fn word_flags(word: &str, plural: bool) -> u16 {
     let get = |w: &str| LEXICON.get(w).copied().unwrap_or(0);
     let mut f = get(word);
     if plural {
         if let Some(w) = word.strip_suffix('s') {
-            f |= get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE | NEVER);
+            f |= get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE | NEVER | PRODUCT);
         }
     }
     f

@@ -57,27 +57,46 @@ pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usiz
 /// ([`never_content`](super::names::never_content): related links, cookie and newsletter
 /// boxes, share bars), unless such an element holds most of the page's words.
 pub(crate) fn drop_never_content(doc: &Document, spread: &mut Content, page_words: usize) {
-    let Some(body) = spread.root else { return };
+    drop_named(doc, spread, page_words, super::names::never_content);
+}
+
+/// The content of a page that declares itself a product without what is no product's
+/// content by its name ([`product_aside`](super::names::product_aside): its reviews, the
+/// other products' carousels), as an article's comments and related stories are not the
+/// article's; unless such an element holds most of the page's words.
+pub(crate) fn drop_product_asides(doc: &Document, content: &mut Content, page_words: usize) {
+    drop_named(doc, content, page_words, super::names::product_aside);
+}
+
+/// `content` without the elements below its root that `named` picks and their subtrees,
+/// but for those holding [`MAJORITY`] of the page's `page_words` (a wrapper so named).
+fn drop_named(
+    doc: &Document,
+    content: &mut Content,
+    page_words: usize,
+    named: fn(&Document, NodeId) -> bool,
+) {
+    let Some(root) = content.root else { return };
     // Visible words under each element, summed children first (one pass, however deep).
     let mut words = vec![0usize; doc.len()];
     let mut visible = vec![false; doc.len()];
-    for id in visible_descendants(doc, body) {
+    for id in visible_descendants(doc, root) {
         visible[id.index()] = true;
         if let Some(t) = doc.text(id) {
             words[id.index()] = super::blocks::text_words(t);
         }
     }
-    for id in doc.subtree(body).rev().map(NodeId) {
-        if let Some(p) = doc.parent(id).filter(|_| visible[id.index()] && id != body) {
+    for id in doc.subtree(root).rev().map(NodeId) {
+        if let Some(p) = doc.parent(id).filter(|_| visible[id.index()] && id != root) {
             words[p.index()] += words[id.index()];
         }
     }
-    let dropped = excluded_below(doc, body, |id| {
-        spread.keep[id.index()]
+    let dropped = excluded_below(doc, root, |id| {
+        content.keep[id.index()]
             && (words[id.index()] as f64) < MAJORITY * page_words as f64
-            && super::names::never_content(doc, id)
+            && named(doc, id)
     });
-    for (keep, dropped) in spread.keep.iter_mut().zip(dropped) {
+    for (keep, dropped) in content.keep.iter_mut().zip(dropped) {
         *keep &= !dropped;
     }
 }

@@ -435,6 +435,86 @@ fn a_collection_page_is_no_article_whatever_og_type_says() {
     }
 }
 
+/// A page is one product's when its `og:type` says so or its JSON-LD describes one product
+/// at the top: not a group of products, not a list of them, not an article that reviews
+/// several, not text that is no JSON.
+#[test]
+fn a_product_page_declares_one_product() {
+    let page = |og: &str, ld: &str| {
+        format!(
+            r#"<html><head>{og}<script type="application/ld+json">{ld}</script>
+            </head><body><p>A kettle.</p></body></html>"#
+        )
+    };
+    let og = |t: &str| format!(r#"<meta property="og:type" content="{t}">"#);
+    let product = r#"{"@context":"https://schema.org","@type":"Product","name":"Kettle",
+        "offers":{"@type":"Offer","price":"30"},"isRelatedTo":{"@type":"Product","name":"Mug"}}"#;
+    let graph = r#"{"@graph":[{"@type":"WebPage"},{"@type":["Product","Thing"],"name":"Kettle"}]}"#;
+    let list = r#"[{"@type":"Product","name":"Kettle"},{"@type":"Product","name":"Mug"}]"#;
+    let items = r#"{"@type":"ItemList","itemListElement":[{"@type":"ListItem","item":{"@type":"Product"}}]}"#;
+    for (html, declared) in [
+        (page(&og("product"), "{}"), true),
+        (page(&og("product.item"), "{}"), true),
+        (page("", product), true),
+        (page("", graph), true),
+        (
+            page(&og("website"), r#"{"@type":"https://schema.org/Product"}"#),
+            true,
+        ),
+        (page(&og("product.group"), product), false),
+        (page(&og("article"), product), false),
+        (page("", list), false),
+        (page("", items), false),
+        (page("", r#"{"@type":"Product", oops"#), false),
+        (page("", ""), false),
+    ] {
+        let lean = parse_bytes_lean(html.as_bytes(), None);
+        let full = parse_bytes(html.as_bytes(), None);
+        assert_eq!(super::declares_product(&lean), declared, "lean: {html}");
+        assert_eq!(super::declares_product(&full), declared, "full: {html}");
+    }
+}
+
+/// A product's page is the product: what customers say of it and the carousels of other
+/// products are not its content, as an article's comments are not the article's. On a page
+/// that sells nothing, a section so named is the content (a review article).
+#[test]
+fn a_product_page_leaves_out_its_reviews_and_carousels() {
+    let body = format!(
+        "<nav><a href=/>Shop</a></nav><main><h1>Kettle</h1><p>{PROSE}</p>\
+         <p>The kettle boils a litre in three minutes and switches itself off when it is done.</p>\
+         <div class=product-review><h2>Reviews</h2><p>Bought it for my mother, who says it is \
+         the quietest kettle she has ever owned, and she has owned many.</p>\
+         <p>The lid sticks a little after a month of daily use, otherwise a fine kettle.</p></div>\
+         <div class=carousel><h2>You may also like</h2><p>A teapot of glazed stoneware that \
+         keeps its tea warm for an hour and pours without a drip.</p></div></main>"
+    );
+    let product = format!(
+        r#"<html><head><script type="application/ld+json">{{"@type":"Product","name":"Kettle"}}</script></head><body>{body}</body></html>"#
+    );
+    let text = |html: &str| {
+        crate::extract_page(
+            html.as_bytes(),
+            &crate::PageHints::default(),
+            &ContentConfig::default(),
+            &crate::dom::Budget::default(),
+        )
+        .unwrap()
+        .text()
+    };
+    assert_has(
+        &text(&product),
+        &["cycle lanes", "boils a litre"],
+        &["quietest kettle", "lid sticks", "glazed stoneware"],
+    );
+    let article = format!("<html><head></head><body>{body}</body></html>");
+    assert_has(
+        &text(&article),
+        &["boils a litre", "quietest kettle", "glazed stoneware"],
+        &[],
+    );
+}
+
 /// A forum's signatures are no page's content: named so at either end of a class or id,
 /// not in its middle (a service's `e-signature-apis` section).
 #[test]

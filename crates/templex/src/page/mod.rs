@@ -9,9 +9,9 @@ use url::Url;
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse_page};
 use crate::extract::{
     Block, Content, ContentConfig, Metadata, Rest, content_html, content_markdown, content_text,
-    declares_article, drop_never_content, drop_repeated_copies, drop_repeated_quotes,
-    has_kept_text, kept_words, page_content_and_blocks, page_metadata, short_page_content,
-    spread_content, url_date,
+    declares_article, declares_product, drop_never_content, drop_product_asides,
+    drop_repeated_copies, drop_repeated_quotes, has_kept_text, kept_words, page_content_and_blocks,
+    page_metadata, short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -325,6 +325,10 @@ fn choose_view(
 ) -> Content {
     let mut content = pick_view(doc, config, chrome);
     if let Some(root) = content.root.filter(|_| !deadline::passed()) {
+        if declares_product(doc) {
+            let page_words = doc.body().map_or(0, |b| kept_words(doc, b, |_| true));
+            drop_product_asides(doc, &mut content, page_words);
+        }
         drop_repeated_quotes(doc, root, &mut content.keep);
         drop_repeated_copies(doc, root, &mut content.keep);
     }
