@@ -5,12 +5,67 @@ use markup5ever::local_name;
 use crate::dom::Document;
 
 /// Whether the page says it is an article (`og:type` `article`): then lists beside the
-/// prose are related stories, not the content. Unless its structured data names it a
-/// collection or search results (`CollectionPage`, `SearchResultsPage`): SEO plugins give
-/// every page of a site `og:type` `article`, and their JSON-LD the page's real type.
+/// prose are related stories, not the content. SEO plugins give every page of a site
+/// `og:type` `article`, and their JSON-LD the page's real type: not an article when that
+/// names it a collection or search results (`CollectionPage`, `SearchResultsPage`), or a
+/// web page and no piece of writing while the page states no `article:published_time`
+/// (plugins state it for posts; older ones describe posts as a `WebPage` alone).
 pub(crate) fn declares_article(doc: &Document) -> bool {
     open_graph(doc, "og:type").is_some_and(|t| t.eq_ignore_ascii_case("article"))
         && !declares_collection(doc)
+        && (open_graph(doc, "article:published_time").is_some() || !declares_plain_page(doc))
+}
+
+/// schema.org's types of a piece of writing.
+const ARTICLE_TYPES: &[&str] = &[
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "LiveBlogPosting",
+    "Report",
+    "ScholarlyArticle",
+    "TechArticle",
+    "OpinionNewsArticle",
+    "AnalysisNewsArticle",
+    "ReportageNewsArticle",
+    "ReviewNewsArticle",
+    "BackgroundNewsArticle",
+    "SocialMediaPosting",
+    "DiscussionForumPosting",
+    "Review",
+    "Recipe",
+    "HowTo",
+    "QAPage",
+];
+
+/// Whether the page's JSON-LD describes it as a web page and names no piece of writing,
+/// as any entity's `@type`: SEO plugins give a site's pages the same `og:type` as its
+/// posts, and their JSON-LD an `Article` for posts only.
+fn declares_plain_page(doc: &Document) -> bool {
+    let (mut page, mut article) = (false, false);
+    for t in json_ld(doc).iter().flat_map(|ld| ld_types(ld)) {
+        page |= t.ends_with("Page");
+        article |= ARTICLE_TYPES.contains(&t);
+    }
+    page && !article
+}
+
+/// The values of a JSON-LD text's `@type` keys, wherever they stand, read without parsing
+/// it (a lean scan of what may be megabytes of invalid JSON): a string, or the strings of
+/// an array; `https://schema.org/WebPage` is `WebPage`.
+fn ld_types(ld: &str) -> impl Iterator<Item = &str> {
+    ld.match_indices("\"@type\"").flat_map(move |(i, key)| {
+        let rest = ld[i + key.len()..].trim_start();
+        let rest = rest.strip_prefix(':').unwrap_or("").trim_start();
+        let value = match rest.strip_prefix('[') {
+            Some(list) => &list[..list.find(']').unwrap_or(list.len())],
+            None => &rest[..rest.find([',', '}']).unwrap_or(rest.len())],
+        };
+        value
+            .split(',')
+            .map(|v| v.trim().trim_matches('"'))
+            .map(|v| v.rsplit('/').next().unwrap_or(v))
+    })
 }
 
 /// Whether the page says it is one product's page: `og:type` `product` (`product.item`),
@@ -24,7 +79,7 @@ pub(crate) fn declares_product(doc: &Document) -> bool {
         // A group of products is a collection.
         Some(t) if t.starts_with("product") => return false,
         // SEO plugins call every page an article; a page that sells also says what it sells.
-        Some("article") => return false,
+        Some("article") if declares_article(doc) => return false,
         _ => {}
     }
     let described: usize = json_ld(doc)
@@ -35,11 +90,6 @@ pub(crate) fn declares_product(doc: &Document) -> bool {
     described == 1
 }
 
-/// Whether a schema.org type (`Product`, `https://schema.org/Product`) is a product's.
-fn is_product_type(t: &str) -> bool {
-    PRODUCT_TYPES.contains(&t.rsplit('/').next().unwrap_or(t))
-}
-
 /// JSON-LD types of a product's own page.
 const PRODUCT_TYPES: &[&str] = &[
     "Product",
@@ -48,14 +98,14 @@ const PRODUCT_TYPES: &[&str] = &[
     "ProductModel",
 ];
 
-/// How many of a JSON-LD text's top-level entities (the text's object, the members of its
-/// array or of its `@graph`) are products; 0 when the text is no JSON.
-fn top_level_products(ld: &str) -> usize {
+/// Calls `visit` with the `@type`s of each of a JSON-LD text's top-level entities (the
+/// text's object, the members of its array or of its `@graph`; `https://schema.org/Product`
+/// is `Product`); none when the text is no JSON.
+fn top_level_types(ld: &str, mut visit: impl FnMut(&mut dyn Iterator<Item = &str>)) {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(ld) else {
-        return 0;
+        return;
     };
     let mut stack = vec![&value];
-    let mut products = 0;
     while let Some(v) = stack.pop() {
         match v {
             serde_json::Value::Array(items) => stack.extend(items),
@@ -63,16 +113,33 @@ fn top_level_products(ld: &str) -> usize {
                 if let Some(graph) = o.get("@graph") {
                     stack.push(graph);
                 }
-                let named = |t: &serde_json::Value| t.as_str().is_some_and(is_product_type);
-                products += usize::from(match o.get("@type") {
-                    Some(serde_json::Value::Array(types)) => types.iter().any(named),
-                    Some(t) => named(t),
-                    None => false,
-                });
+                let types = match o.get("@type") {
+                    Some(serde_json::Value::Array(types)) => types.as_slice(),
+                    Some(t) => std::slice::from_ref(t),
+                    None => &[],
+                };
+                visit(
+                    &mut types
+                        .iter()
+                        .filter_map(|t| t.as_str())
+                        .map(|t| t.rsplit('/').next().unwrap_or(t)),
+                );
             }
             _ => {}
         }
     }
+}
+
+/// How many of a JSON-LD text's top-level entities are products.
+fn top_level_products(ld: &str) -> usize {
+    let mut products = 0;
+    top_level_types(ld, |types| {
+        let mut product = false;
+        for t in types {
+            product |= PRODUCT_TYPES.contains(&t);
+        }
+        products += usize::from(product);
+    });
     products
 }
 

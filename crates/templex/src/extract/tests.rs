@@ -412,10 +412,11 @@ fn name_hints_read_the_ends_of_names() {
 }
 
 /// `og:type` `article` declares an article unless the page's JSON-LD names it a collection
-/// or search results (a category page an SEO plugin calls an article), in the lean parse
+/// or search results (a category page an SEO plugin calls an article), or a web page and no
+/// piece of writing with no publication time (a site's page, not a post), in the lean parse
 /// (JSON-LD kept aside) and the full one (scripts in the tree) alike.
 #[test]
-fn a_collection_page_is_no_article_whatever_og_type_says() {
+fn a_page_is_no_article_when_its_json_ld_says_what_it_is() {
     let page = |graph: &str| {
         format!(
             r#"<html><head><meta property="og:type" content="article">
@@ -427,7 +428,21 @@ fn a_collection_page_is_no_article_whatever_og_type_says() {
     let article = page(
         r#"{"@type":"Article","isPartOf":{"@id":"/#page"}},{"@type":"WebPage","@id":"/#page"}"#,
     );
-    for (html, declared) in [(&collection, false), (&article, true)] {
+    // A site's page, not a post: the plugin describes a web page and no piece of writing.
+    let plain = page(r#"{"@type":"WebPage","@id":"/#page"},{"@type":"Organization"}"#);
+    // An older plugin's post: a web page alone, but a publication time stated.
+    let post = plain.replace(
+        "<head>",
+        r#"<head><meta property="article:published_time" content="2018-09-10T10:00:00+00:00">"#,
+    );
+    let review = page(r#"{"@type":["WebPage"]},{"@type":"https://schema.org/Review"}"#);
+    for (html, declared) in [
+        (&collection, false),
+        (&article, true),
+        (&plain, false),
+        (&post, true),
+        (&review, true),
+    ] {
         let lean = parse_bytes_lean(html.as_bytes(), None);
         let full = parse_bytes(html.as_bytes(), None);
         assert_eq!(super::declares_article(&lean), declared, "lean: {html}");
