@@ -7,12 +7,14 @@ use crate::dom::Document;
 /// Whether the page says it is an article (`og:type` `article`): then lists beside the
 /// prose are related stories, not the content. SEO plugins give every page of a site
 /// `og:type` `article`, and their JSON-LD the page's real type: not an article when that
-/// names it a collection or search results (`CollectionPage`, `SearchResultsPage`), or a
-/// web page and no piece of writing while the page states no `article:published_time`
-/// (plugins state it for posts; older ones describe posts as a `WebPage` alone).
+/// names it a collection or search results (`CollectionPage`, `SearchResultsPage`) or a
+/// discussion (`DiscussionForumPosting`, `QAPage`: the replies are content), or a web page
+/// and no piece of writing while the page states no `article:published_time` (plugins
+/// state it for posts; older ones describe posts as a `WebPage` alone).
 pub(crate) fn declares_article(doc: &Document) -> bool {
     open_graph(doc, "og:type").is_some_and(|t| t.eq_ignore_ascii_case("article"))
         && !declares_collection(doc)
+        && !declares_discussion(doc)
         && (open_graph(doc, "article:published_time").is_some() || !declares_plain_page(doc))
 }
 
@@ -31,12 +33,13 @@ const ARTICLE_TYPES: &[&str] = &[
     "ReviewNewsArticle",
     "BackgroundNewsArticle",
     "SocialMediaPosting",
-    "DiscussionForumPosting",
     "Review",
     "Recipe",
     "HowTo",
-    "QAPage",
 ];
+
+/// schema.org's types of a discussion: a thread's replies are its content.
+const DISCUSSION_TYPES: &[&str] = &["DiscussionForumPosting", "QAPage"];
 
 /// Whether the page's JSON-LD describes it as a web page and names no piece of writing,
 /// as any entity's `@type`: SEO plugins give a site's pages the same `og:type` as its
@@ -48,6 +51,15 @@ fn declares_plain_page(doc: &Document) -> bool {
         article |= ARTICLE_TYPES.contains(&t);
     }
     page && !article
+}
+
+/// Whether the page's JSON-LD describes a discussion (a forum thread, a question and its
+/// answers), as any entity's `@type`.
+fn declares_discussion(doc: &Document) -> bool {
+    json_ld(doc)
+        .iter()
+        .flat_map(|ld| ld_types(ld))
+        .any(|t| DISCUSSION_TYPES.contains(&t))
 }
 
 /// The values of a JSON-LD text's `@type` keys, wherever they stand, read without parsing

@@ -436,7 +436,12 @@ fn a_page_is_no_article_when_its_json_ld_says_what_it_is() {
         r#"<head><meta property="article:published_time" content="2018-09-10T10:00:00+00:00">"#,
     );
     let review = page(r#"{"@type":["WebPage"]},{"@type":"https://schema.org/Review"}"#);
+    let thread = page(r#"{"@type":"DiscussionForumPosting","headline":"Which Qt?"}"#).replace(
+        "<head>",
+        r#"<head><meta property="article:published_time" content="2024">"#,
+    );
     for (html, declared) in [
+        (&thread, false),
         (&collection, false),
         (&article, true),
         (&plain, false),
