@@ -440,18 +440,27 @@ fn a_page_is_no_article_when_its_json_ld_says_what_it_is() {
         "<head>",
         r#"<head><meta property="article:published_time" content="2024">"#,
     );
-    for (html, declared) in [
-        (&thread, false),
-        (&collection, false),
-        (&article, true),
-        (&plain, false),
-        (&post, true),
-        (&review, true),
-    ] {
+    assert_declared(
+        super::declares_article,
+        &[
+            (&thread, false),
+            (&collection, false),
+            (&article, true),
+            (&plain, false),
+            (&post, true),
+            (&review, true),
+        ],
+    );
+}
+
+/// Asserts what `declares` reads each page as, in the lean parse (JSON-LD kept aside) and
+/// the full one (scripts in the tree) alike.
+fn assert_declared(declares: fn(&crate::dom::Document) -> bool, pages: &[(&str, bool)]) {
+    for (html, declared) in pages {
         let lean = parse_bytes_lean(html.as_bytes(), None);
         let full = parse_bytes(html.as_bytes(), None);
-        assert_eq!(super::declares_article(&lean), declared, "lean: {html}");
-        assert_eq!(super::declares_article(&full), declared, "full: {html}");
+        assert_eq!(declares(&lean), *declared, "lean: {html}");
+        assert_eq!(declares(&full), *declared, "full: {html}");
     }
 }
 
@@ -472,7 +481,7 @@ fn a_product_page_declares_one_product() {
     let graph = r#"{"@graph":[{"@type":"WebPage"},{"@type":["Product","Thing"],"name":"Kettle"}]}"#;
     let list = r#"[{"@type":"Product","name":"Kettle"},{"@type":"Product","name":"Mug"}]"#;
     let items = r#"{"@type":"ItemList","itemListElement":[{"@type":"ListItem","item":{"@type":"Product"}}]}"#;
-    for (html, declared) in [
+    let pages = [
         (page(&og("product"), "{}"), true),
         (page(&og("product.item"), "{}"), true),
         (page("", product), true),
@@ -487,12 +496,9 @@ fn a_product_page_declares_one_product() {
         (page("", items), false),
         (page("", r#"{"@type":"Product", oops"#), false),
         (page("", ""), false),
-    ] {
-        let lean = parse_bytes_lean(html.as_bytes(), None);
-        let full = parse_bytes(html.as_bytes(), None);
-        assert_eq!(super::declares_product(&lean), declared, "lean: {html}");
-        assert_eq!(super::declares_product(&full), declared, "full: {html}");
-    }
+    ];
+    let pages: Vec<(&str, bool)> = pages.iter().map(|(h, d)| (h.as_str(), *d)).collect();
+    assert_declared(super::declares_product, &pages);
 }
 
 /// A product's page is the product: what customers say of it and the carousels of other
