@@ -12,10 +12,40 @@ use crate::dom::Document;
 /// and no piece of writing while the page states no `article:published_time` (plugins
 /// state it for posts; older ones describe posts as a `WebPage` alone).
 pub(crate) fn declares_article(doc: &Document) -> bool {
-    open_graph(doc, "og:type").is_some_and(|t| t.eq_ignore_ascii_case("article"))
-        && !declares_collection(doc)
-        && !declares_discussion(doc)
-        && (open_graph(doc, "article:published_time").is_some() || !declares_plain_page(doc))
+    if !open_graph(doc, "og:type").is_some_and(|t| t.eq_ignore_ascii_case("article")) {
+        return false;
+    }
+    let ld = LdKinds::of(doc);
+    let plain_page = ld.page && !ld.writing;
+    !ld.collection
+        && !ld.discussion
+        && (!plain_page || open_graph(doc, "article:published_time").is_some())
+}
+
+/// What a page's JSON-LD says it is, read from its `@type`s wherever they stand.
+#[derive(Default)]
+struct LdKinds {
+    /// A web page (`WebPage`, `ItemPage`, `AboutPage`…: a type ending in `Page`).
+    page: bool,
+    /// A piece of writing ([`ARTICLE_TYPES`]).
+    writing: bool,
+    /// A discussion ([`DISCUSSION_TYPES`]): a thread's replies are its content.
+    discussion: bool,
+    /// A list of other pages ([`COLLECTION_TYPES`]).
+    collection: bool,
+}
+
+impl LdKinds {
+    fn of(doc: &Document) -> LdKinds {
+        let mut k = LdKinds::default();
+        for t in json_ld(doc).iter().flat_map(|ld| ld_types(ld)) {
+            k.page |= t.ends_with("Page");
+            k.writing |= ARTICLE_TYPES.contains(&t);
+            k.discussion |= DISCUSSION_TYPES.contains(&t);
+            k.collection |= COLLECTION_TYPES.contains(&t);
+        }
+        k
+    }
 }
 
 /// schema.org's types of a piece of writing.
@@ -40,27 +70,6 @@ const ARTICLE_TYPES: &[&str] = &[
 
 /// schema.org's types of a discussion: a thread's replies are its content.
 const DISCUSSION_TYPES: &[&str] = &["DiscussionForumPosting", "QAPage"];
-
-/// Whether the page's JSON-LD describes it as a web page and names no piece of writing,
-/// as any entity's `@type`: SEO plugins give a site's pages the same `og:type` as its
-/// posts, and their JSON-LD an `Article` for posts only.
-fn declares_plain_page(doc: &Document) -> bool {
-    let (mut page, mut article) = (false, false);
-    for t in json_ld(doc).iter().flat_map(|ld| ld_types(ld)) {
-        page |= t.ends_with("Page");
-        article |= ARTICLE_TYPES.contains(&t);
-    }
-    page && !article
-}
-
-/// Whether the page's JSON-LD describes a discussion (a forum thread, a question and its
-/// answers), as any entity's `@type`.
-fn declares_discussion(doc: &Document) -> bool {
-    json_ld(doc)
-        .iter()
-        .flat_map(|ld| ld_types(ld))
-        .any(|t| DISCUSSION_TYPES.contains(&t))
-}
 
 /// The values of a JSON-LD text's `@type` keys, wherever they stand, read without parsing
 /// it (a lean scan of what may be megabytes of invalid JSON): a string, or the strings of
@@ -110,14 +119,19 @@ const PRODUCT_TYPES: &[&str] = &[
     "ProductModel",
 ];
 
-/// Calls `visit` with the `@type`s of each of a JSON-LD text's top-level entities (the
-/// text's object, the members of its array or of its `@graph`; `https://schema.org/Product`
-/// is `Product`); none when the text is no JSON.
-fn top_level_types(ld: &str, mut visit: impl FnMut(&mut dyn Iterator<Item = &str>)) {
+/// How many of a JSON-LD text's top-level entities (the text's object, the members of its
+/// array or of its `@graph`) are products (`https://schema.org/Product` is `Product`); none
+/// when the text is no JSON.
+fn top_level_products(ld: &str) -> usize {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(ld) else {
-        return;
+        return 0;
+    };
+    let is_product = |t: &serde_json::Value| {
+        t.as_str()
+            .is_some_and(|t| PRODUCT_TYPES.contains(&t.rsplit('/').next().unwrap_or(t)))
     };
     let mut stack = vec![&value];
+    let mut products = 0;
     while let Some(v) = stack.pop() {
         match v {
             serde_json::Value::Array(items) => stack.extend(items),
@@ -125,47 +139,21 @@ fn top_level_types(ld: &str, mut visit: impl FnMut(&mut dyn Iterator<Item = &str
                 if let Some(graph) = o.get("@graph") {
                     stack.push(graph);
                 }
-                let types = match o.get("@type") {
-                    Some(serde_json::Value::Array(types)) => types.as_slice(),
-                    Some(t) => std::slice::from_ref(t),
-                    None => &[],
-                };
-                visit(
-                    &mut types
-                        .iter()
-                        .filter_map(|t| t.as_str())
-                        .map(|t| t.rsplit('/').next().unwrap_or(t)),
-                );
+                products += usize::from(match o.get("@type") {
+                    Some(serde_json::Value::Array(types)) => types.iter().any(is_product),
+                    Some(t) => is_product(t),
+                    None => false,
+                });
             }
             _ => {}
         }
     }
-}
-
-/// How many of a JSON-LD text's top-level entities are products.
-fn top_level_products(ld: &str) -> usize {
-    let mut products = 0;
-    top_level_types(ld, |types| {
-        let mut product = false;
-        for t in types {
-            product |= PRODUCT_TYPES.contains(&t);
-        }
-        products += usize::from(product);
-    });
     products
 }
 
-/// JSON-LD types that make a page a list of other pages.
-const COLLECTION_TYPES: &[&str] = &["\"CollectionPage\"", "\"SearchResultsPage\""];
-
-/// Whether the page's JSON-LD names a collection page type: as a quoted string it is a
-/// `@type` (schema.org names no other value so), and an article's graph names its page a
-/// `WebPage` or an `ItemPage`.
-fn declares_collection(doc: &Document) -> bool {
-    json_ld(doc)
-        .iter()
-        .any(|s| COLLECTION_TYPES.iter().any(|t| s.contains(t)))
-}
+/// JSON-LD types that make a page a list of other pages (an article's graph names its
+/// page a `WebPage` or an `ItemPage`).
+const COLLECTION_TYPES: &[&str] = &["CollectionPage", "SearchResultsPage"];
 
 /// The texts of the page's JSON-LD scripts: what a lean parse cut from the tree and kept
 /// aside, else (a full parse) the scripts in the tree.
