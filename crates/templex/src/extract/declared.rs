@@ -22,6 +22,11 @@ pub(crate) fn declares_article(doc: &Document) -> bool {
         && (!plain_page || open_graph(doc, "article:published_time").is_some())
 }
 
+/// Whether the page's JSON-LD describes a discussion (`DiscussionForumPosting`, `QAPage`).
+pub(crate) fn declares_discussion(doc: &Document) -> bool {
+    LdKinds::of(doc).discussion
+}
+
 /// What a page's JSON-LD says it is, read from its `@type`s wherever they stand.
 #[derive(Default)]
 struct LdKinds {

@@ -45,7 +45,7 @@ pub(crate) use render::{content_html, content_markdown};
 
 pub(crate) use config::Content;
 pub use config::ContentConfig;
-pub(crate) use declared::{declares_article, declares_product, page_title};
+pub(crate) use declared::{declares_article, declares_discussion, declares_product, page_title};
 pub use spread::non_template_mask;
 #[cfg(feature = "batch")]
 pub(crate) use spread::visible_descendants;

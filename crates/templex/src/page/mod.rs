@@ -9,9 +9,9 @@ use url::Url;
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse_page};
 use crate::extract::{
     Block, Content, ContentConfig, Metadata, Rest, content_html, content_markdown, content_text,
-    declares_article, declares_product, drop_never_content, drop_product_asides,
-    drop_repeated_copies, drop_repeated_quotes, has_kept_text, kept_words, page_content_and_blocks,
-    page_metadata, short_page_content, spread_content, url_date,
+    declares_article, declares_discussion, declares_product, drop_never_content,
+    drop_product_asides, drop_repeated_copies, drop_repeated_quotes, has_kept_text, kept_words,
+    page_content_and_blocks, page_metadata, short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -323,6 +323,18 @@ fn choose_view(
     config: &ContentConfig,
     chrome: impl FnOnce(&Content) -> Vec<bool>,
 ) -> Content {
+    // A thread's replies are its content, not reader comments beside it (forums name each
+    // post a comment: Invision's `elComment_…`, vBulletin's `comments`).
+    let discussion;
+    let config = if !config.comments && declares_discussion(doc) {
+        discussion = ContentConfig {
+            comments: true,
+            ..config.clone()
+        };
+        &discussion
+    } else {
+        config
+    };
     let mut content = pick_view(doc, config, chrome);
     if let Some(root) = content.root.filter(|_| !deadline::passed()) {
         if declares_product(doc) {
@@ -646,6 +658,43 @@ mod tests {
         };
         let c = choose_view(&doc, config, chrome);
         content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+    }
+
+    /// A page whose JSON-LD declares a discussion keeps its comment section (here most of
+    /// the thread's prose), which a page declaring nothing leaves out beside a long first
+    /// post as reader comments.
+    #[test]
+    fn a_declared_discussion_keeps_its_replies() {
+        let reply = |n: &str| {
+            format!(
+                "<div class=reply><p>{n} Check whether a scheduled firmware update runs at nine. That is the usual reason, and the logs would not show it.</p></div>"
+            )
+        };
+        let page = |ld: &str| {
+            format!(
+                "<html><head>{ld}</head><body><div class=menu><a href=/>Home</a> <a href=/f>Forums</a></div>\
+                 <div id=thread><div class=first><p>{}</p></div><section id=comments>{}{}{}{}</section></div>\
+                 <div class=foot>About us, terms and privacy.</div></body></html>",
+                "My router drops the connection every evening at nine, and the logs show nothing unusual at all. ".repeat(5),
+                reply("The first reply."),
+                reply("The second reply."),
+                reply("The third reply."),
+                reply("The fourth reply."),
+            )
+        };
+        let ld = r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Router"}</script>"#;
+        let config = ContentConfig::default();
+        let thread = menu_and_foot_are_chrome(&page(ld), &config);
+        assert!(
+            thread.contains("every evening")
+                && thread.contains("first reply")
+                && thread.contains("third reply"),
+            "{thread}"
+        );
+        assert!(!thread.contains("Forums"), "{thread}");
+        let article = menu_and_foot_are_chrome(&page(""), &config);
+        assert!(article.contains("every evening"), "{article}");
+        assert!(!article.contains("first reply"), "{article}");
     }
 
     /// A listing whose container holds its introduction only is read whole; the same page
