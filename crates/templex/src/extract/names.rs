@@ -53,6 +53,7 @@ const NEGATIVE_HINTS: &[&str] = &[
     "print",
     "rating",
     "reviews",
+    "signature",
 ];
 
 /// Words that mark boilerplate when they head a class or id: at its end they name a

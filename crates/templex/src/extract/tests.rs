@@ -363,6 +363,26 @@ fn named_anchors_are_not_links() {
     assert_has(&text, &["Steps", "Serving"], &[]);
 }
 
+/// A forum post's signature is no content of the thread (the spread view drops it by name
+/// too: `never_content`).
+#[test]
+fn a_posts_signature_is_left_out() {
+    let html = format!(
+        r#"<html><body><div class="thread">
+        <div class="post"><div class="post-text"><p>{PROSE}</p></div>
+        <div class="post-signature">Proud owner of three routers and a very patient cat.</div></div>
+        <div class="post"><div class="post-text"><p>The trial on two streets starts in May, and the council will count the cyclists every week until the review.</p></div>
+        <div class="message-signature">Sent from my phone, so forgive the typos please.</div></div>
+        </div></body></html>"#
+    );
+    let text = text_of(&html);
+    assert_has(
+        &text,
+        &["The council met", "starts in May"],
+        &["Proud owner", "Sent from my phone"],
+    );
+}
+
 #[test]
 fn name_hints_read_the_ends_of_names() {
     let hint = |class: &str| {
@@ -392,6 +412,8 @@ fn name_hints_read_the_ends_of_names() {
         "sr-only",
         "giz-sidebar1",
         "footer-2",
+        "message-signature",
+        "post-signature",
     ] {
         assert_eq!(hint(boilerplate), -1, "{boilerplate}");
     }
