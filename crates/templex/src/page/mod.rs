@@ -317,7 +317,8 @@ const CONTENT_THRESHOLD: f64 = 0.8;
 
 /// [`page_level_content`] given what is chrome (asked for only when the container could
 /// hold too little of the page), without the quotes that repeat it
-/// ([`drop_repeated_quotes`]) and the copies of itself it shows ([`drop_repeated_copies`]).
+/// ([`drop_repeated_quotes`]) and the copies of itself it shows ([`drop_repeated_copies`]);
+/// a page declaring a discussion is read with its comments ([`ContentConfig::comments`]).
 fn choose_view(
     doc: &Document,
     config: &ContentConfig,
