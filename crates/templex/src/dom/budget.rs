@@ -174,7 +174,9 @@ pub fn parse_page(
     };
     let sink = Sink::for_input(html, budget.max_nodes);
     let (mut doc, stop) = super::tokenize::parse_document(sink, html, scripting);
-    doc.json_ld = json_ld;
+    if mode != ParseMode::Full {
+        doc.json_ld = json_ld.into();
+    }
     match stop {
         Some(Stop::Nodes) => Err(PageError::TooManyNodes {
             limit: budget.max_nodes,

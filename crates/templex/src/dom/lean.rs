@@ -54,7 +54,7 @@ fn parse_decoded(bytes: &[u8], transport_charset: Option<&str>, prune: bool) -> 
         &html,
         false,
     );
-    doc.json_ld = json_ld;
+    doc.json_ld = json_ld.into();
     doc.encoding = decoded.encoding;
     doc.encoding_source = decoded.source;
     doc

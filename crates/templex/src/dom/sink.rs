@@ -224,7 +224,7 @@ impl Tree {
             encoding: encoding_rs::UTF_8,
             encoding_source: EncodingSource::Detected,
             noscript_shown: false,
-            json_ld: Vec::new(),
+            json_ld: std::sync::OnceLock::new(),
         }
     }
 

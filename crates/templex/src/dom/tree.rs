@@ -154,8 +154,10 @@ pub struct Document {
     pub(crate) encoding_source: EncodingSource,
     /// Parsed as a browser without scripts reads a page: `<noscript>` holds markup, shown.
     pub(crate) noscript_shown: bool,
-    /// The JSON-LD scripts a lean parse cut from the tree (a full parse keeps them in it).
-    pub(crate) json_ld: Vec<String>,
+    /// The page's JSON-LD scripts: those a lean parse cut from the tree, or, after a full
+    /// parse (which keeps them in it), read from the tree when first asked for — once, however
+    /// often the page's declarations are read.
+    pub(crate) json_ld: std::sync::OnceLock<Vec<String>>,
 }
 
 impl Document {

@@ -161,23 +161,21 @@ fn top_level_products(ld: &str) -> usize {
 const COLLECTION_TYPES: &[&str] = &["CollectionPage", "SearchResultsPage"];
 
 /// The texts of the page's JSON-LD scripts: what a lean parse cut from the tree and kept
-/// aside, else (a full parse) the scripts in the tree.
-pub(super) fn json_ld(doc: &Document) -> std::borrow::Cow<'_, [String]> {
-    if !doc.json_ld.is_empty() {
-        return std::borrow::Cow::Borrowed(&doc.json_ld);
-    }
-    doc.elements()
-        .filter(|id| {
-            doc.element(*id).is_some_and(|el| {
-                el.is(&local_name!("script"))
-                    && el
-                        .attr("type")
-                        .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
+/// aside, else (a full parse) the scripts in the tree, read on the first call.
+pub(super) fn json_ld(doc: &Document) -> &[String] {
+    doc.json_ld.get_or_init(|| {
+        doc.elements()
+            .filter(|id| {
+                doc.element(*id).is_some_and(|el| {
+                    el.is(&local_name!("script"))
+                        && el
+                            .attr("type")
+                            .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
+                })
             })
-        })
-        .map(|id| doc.text_content(id))
-        .collect::<Vec<_>>()
-        .into()
+            .map(|id| doc.text_content(id))
+            .collect()
+    })
 }
 
 /// The `content` of the first `<meta property="og:…">` of that name.
