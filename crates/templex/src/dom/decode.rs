@@ -125,7 +125,7 @@ fn html_compatible(enc: &'static Encoding) -> &'static Encoding {
 ///
 /// The text (malformed sequences replaced by U+FFFD), or `None` when the bytes are not UTF-8.
 fn mostly_utf8(bytes: &[u8]) -> Option<Cow<'_, str>> {
-    if let Ok(s) = std::str::from_utf8(bytes) {
+    if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
         return Some(Cow::Borrowed(s));
     }
     let (mut valid, mut malformed) = (0usize, 0usize);

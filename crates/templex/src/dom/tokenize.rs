@@ -117,7 +117,7 @@ impl Reader for Input<'_> {
 /// it is UTF-8; anything else would be a tokenizer bug, repaired rather than trusted.
 /// (`from_utf8` first: it checks valid text faster than `from_utf8_lossy`'s chunk walk.)
 fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
+    match simdutf8::basic::from_utf8(bytes) {
         Ok(s) => s.into(),
         Err(_) => String::from_utf8_lossy(bytes),
     }
