@@ -7,8 +7,8 @@ BENCHMARKS.md#held-out-figures-and-the-thresholds-chosen-by-cross-validation). T
 view wins when the container holds under ``spread`` of its words, or under ``sections`` of
 them while what the view adds has at least ``headings`` headings and under ``links`` of its
 words in links; never when the container holds ``nav_words`` words or more, under ``nav_own``
-of them in links, and what the view adds is ``nav_links`` or more links (navigation beside an
-article). This script reads both views of every page (``templex content --spread 0`` and
+of them in links, and what the view adds is ``nav_links`` or more links, or what it would add
+with nothing called chrome ``nav_most`` or more (navigation beside an article). This script reads both views of every page (``templex content --spread 0`` and
 ``--spread 1``) and the figures the choice is made from (``-vv``'s "page-level views" line),
 then, in 5 folds by registrable domain (daniel-dev's by host), picks the grid point whose mean
 of the two sets' F1 is best on four folds and scores the fifth with it. It prints each fold's
@@ -38,11 +38,13 @@ import run
 BINARY = Path(__file__).resolve().parents[2] / "target" / "release" / "templex"
 VIEWS_LINE = re.compile(
     r"page-level views inside=(\S+) inside_words=(\d+) inside_link_words=(\d+) spread_words=(\S+) "
-    r"page_words=\S+ rest_headings=(\d+) rest_words=(\d+) rest_link_words=(\d+)"
+    r"page_words=\S+ rest_headings=(\d+) rest_words=(\d+) rest_link_words=(\d+) "
+    r"most_rest_words=(\d+) most_rest_link_words=(\d+)"
 )
 # The point `page/mod.rs` ships: ContentConfig::spread, SECTIONS_SHARE, Rest::is_sections's
-# headings and links, NAVIGATION_WORDS, NAVIGATION_LINKS, NAVIGATION_OWN_LINKS.
-SHIPPED = (0.4, 0.75, 3, 0.1, 100, 0.4, 0.2)
+# headings and links, NAVIGATION_WORDS, NAVIGATION_LINKS, NAVIGATION_OWN_LINKS,
+# NAVIGATION_MOST_LINKS.
+SHIPPED = (0.4, 0.75, 3, 0.1, 100, 0.4, 0.2, 1.01)
 GRID = {
     "spread": (0.3, 0.4),
     "sections": (0.5, 0.75),
@@ -51,6 +53,7 @@ GRID = {
     "nav_words": (50, 100, 200, 10**9),
     "nav_links": (0.4, 0.5, 0.6),
     "nav_own": (0.2, 0.35, 0.5, 1.01),
+    "nav_most": (0.4, 0.5, 0.6, 0.7, 1.01),
 }
 
 
@@ -60,10 +63,10 @@ class Views:
 
     container: object
     spread: object
-    stats: tuple[float, float, int, int, int, int, int] | None
+    stats: tuple[float, float, int, int, int, int, int, int, int] | None
 
 
-Point = tuple[float, float, int, float, int, float, float]
+Point = tuple[float, float, int, float, int, float, float, float]
 
 
 def texts(files: list[str], share: str) -> list[str]:
@@ -78,9 +81,10 @@ def texts(files: list[str], share: str) -> list[str]:
     return [by.get(f, "") for f in files]
 
 
-def stats(path: str) -> tuple[float, float, int, int, int, int, int] | None:
+def stats(path: str) -> tuple[float, float, int, int, int, int, int, int, int] | None:
     """The container's words, the spread view's, its rest's headings, words and link words,
-    and the container's block words and link words."""
+    the container's block words and link words, and the words and link words of the rest
+    with nothing called chrome."""
     err = subprocess.run(
         [str(BINARY), "content", "--spread", "1", "-vv", path],
         capture_output=True,
@@ -91,7 +95,10 @@ def stats(path: str) -> tuple[float, float, int, int, int, int, int] | None:
     m = VIEWS_LINE.search(err)
     if not m:
         return None
-    return (float(m[1]), float(m[4]), int(m[5]), int(m[6]), int(m[7]), int(m[2]), int(m[3]))
+    return (
+        float(m[1]), float(m[4]), int(m[5]), int(m[6]), int(m[7]), int(m[2]), int(m[3]),
+        int(m[8]), int(m[9]),
+    )
 
 
 def views(ds: run.Dataset) -> list[Views]:
@@ -105,15 +112,16 @@ def views(ds: run.Dataset) -> list[Views]:
 
 def chooser(point: Point) -> Callable[[Views], object]:
     """The choice between the views that a grid point makes."""
-    spread, sections, headings, links, nav_words, nav_links, nav_own = point
+    spread, sections, headings, links, nav_words, nav_links, nav_own, nav_most = point
 
     def choose(v: Views) -> object:
         # No figures: the page declares an article, or its container is the whole page.
         if v.stats is None:
             return v.container
-        inside, words, rest_headings, rest_words, rest_links, own_words, own_links = v.stats
-        navigation = rest_links >= nav_links * rest_words and own_links < nav_own * own_words
-        if inside >= nav_words and navigation:
+        (inside, words, rest_headings, rest_words, rest_links, own_words, own_links, most_words,
+         most_links) = v.stats
+        article = inside >= nav_words and own_links < nav_own * own_words
+        if article and (rest_links >= nav_links * rest_words or most_links >= nav_most * most_words):
             return v.container
         sectioned = rest_headings >= headings and rest_links < links * rest_words
         if inside < spread * words or (inside < sections * words and sectioned):
@@ -160,7 +168,7 @@ def main() -> None:
             held[name] += sum(chooser(best)(v)[2] for v, k in zip(rows, folds) if k == f)  # type: ignore[index]
         print(
             f"fold {f}: spread {best[0]} sections {best[1]} headings {best[2]} links {best[3]}"
-            f" nav_words {best[4]} nav_links {best[5]} nav_own {best[6]}"
+            f" nav_words {best[4]} nav_links {best[5]} nav_own {best[6]} nav_most {best[7]}"
         )
     for name, rows, _ in sets:
         print(f"{name} held out: F1 {held[name] / len(rows):.4f}")
