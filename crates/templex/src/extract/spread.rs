@@ -22,13 +22,20 @@ pub(crate) fn visible_descendants(
 /// thread's posts, a service page's sections): what `template` (the page-level template
 /// detector's verdict) leaves, minus what is never content — chrome by its tag (`<nav>`,
 /// `<aside>`, `<footer>`), controls, forms beside the content. Comment-named elements stay
-/// (on such a page they are the posts), and so do hidden ones (tabs and accordions: a
+/// with `comments` (on such a page they are the posts), and hidden ones do (tabs and accordions: a
 /// product's details, a service page's answers, which a reader opens). The filters
 /// [`page_content`](super::page_content) applies inside its container (labels, link
 /// clusters, date lines) do not: a listing's prices, links and dates are its records.
 ///
-/// `page_words` is the page's visible words ([`kept_words`] of all of `<body>`).
-pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usize) -> Content {
+/// `page_words` is the page's visible words ([`kept_words`] of all of `<body>`); without
+/// `comments`, comment sections ([`is_comment_section`](super::verdicts::is_comment_section))
+/// are left out: beside an article of its own they are reader comments.
+pub(crate) fn spread_content(
+    doc: &Document,
+    template: &[bool],
+    page_words: usize,
+    comments: bool,
+) -> Content {
     let mut keep = vec![false; doc.len()];
     let Some(body) = doc.body() else {
         return Content { root: None, keep };
@@ -36,7 +43,10 @@ pub(crate) fn spread_content(doc: &Document, template: &[bool], page_words: usiz
     let allowed = non_template_mask(doc, template);
     let chrome_tag = chrome_by_tag(doc, body);
     let excluded = excluded_below(doc, body, |id| {
-        is_control(doc, id) || chrome_tag[id.index()] || is_side_form(doc, id, page_words)
+        is_control(doc, id)
+            || chrome_tag[id.index()]
+            || is_side_form(doc, id, page_words)
+            || (!comments && super::verdicts::is_comment_section(doc, id))
     });
     for id in doc.subtree(body).map(NodeId) {
         if deadline::due(id.index()) {

@@ -1517,7 +1517,7 @@ fn dialogs_are_not_content() {
     );
     let doc = parse_str(&html);
     let words = crate::extract::kept_words(&doc, doc.body().unwrap(), |_| true);
-    let spread = crate::extract::spread_content(&doc, &vec![false; doc.len()], words);
+    let spread = crate::extract::spread_content(&doc, &vec![false; doc.len()], words, true);
     let text = content_text(&doc, doc.body().unwrap(), &|id| spread.is_content(id));
     assert_has(&text, &["cycle lanes"], &["seeing this ad", "newsletter"]);
 }

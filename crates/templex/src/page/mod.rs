@@ -389,21 +389,25 @@ fn pick_view(
         return container;
     }
     let outside = |b: &&Block| !container.is_content(b.owner);
+    // An article of its own: prose, under a fifth in links. Beside it, comment sections are
+    // reader comments, not a thread's replies (a thread's first post is short, or the page
+    // declares a discussion and `config.comments` is on): the spread view leaves them out.
+    let own = Rest::of(blocks.iter().filter(|b| container.is_content(b.owner)));
+    let article = inside >= NAVIGATION_WORDS
+        && f64::from(own.link_words) < NAVIGATION_OWN_LINKS * f64::from(own.words);
+    let comments = config.comments || !article;
     // The spread view holds at most what it would hold if nothing were chrome (`most`), and
     // adds at most `most`'s rest to the container.
-    let most = spread_content(doc, &vec![false; doc.len()], page_words);
+    let most = spread_content(doc, &vec![false; doc.len()], page_words, comments);
     let most_rest = Rest::of(
         blocks
             .iter()
             .filter(outside)
             .filter(|b| most.is_content(b.owner)),
     );
-    let own = Rest::of(blocks.iter().filter(|b| container.is_content(b.owner)));
-    // An article (prose of its own) beside what is mostly links, before the detectors
-    // remove any of them: the site's menus and link lists, whatever the detectors call
-    // chrome (they keep link lists that look like a listing's cards).
-    let article = inside >= NAVIGATION_WORDS
-        && f64::from(own.link_words) < NAVIGATION_OWN_LINKS * f64::from(own.words);
+    // An article beside what is mostly links before the detectors remove any of them: the
+    // site's menus and link lists, whatever the detectors call chrome (they keep link lists
+    // that look like a listing's cards).
     let beside_links = article
         && f64::from(most_rest.link_words) >= NAVIGATION_MOST_LINKS * f64::from(most_rest.words);
     // Over the first share only sections of prose can tip the page: without enough headings
@@ -416,7 +420,7 @@ fn pick_view(
     if deadline::passed() {
         return container;
     }
-    let spread = spread_content(doc, &chrome(&container), page_words);
+    let spread = spread_content(doc, &chrome(&container), page_words, comments);
     let spread_words = kept_words(doc, body, |id| spread.is_content(id)) as f64;
     let rest = Rest::of(
         blocks
@@ -487,7 +491,8 @@ const NAVIGATION_LINKS: f64 = 0.4;
 /// from which an article container (see [`NAVIGATION_WORDS`]) sits beside navigation and is
 /// the content, before the detectors run: they keep link lists that look like a listing's
 /// cards. Chosen by 5-fold cross-validation by domain on WCXB dev and daniel-dev over
-/// 0.4/0.5/0.6/0.7/off (every fold chose 0.5; `bench/peers/viewcv.py`). The detectors then
+/// 0.4/0.5/0.6/0.7/off (every fold chose 0.5, four of five once comment sections left the
+/// spread view beside an article; `bench/peers/viewcv.py`). The detectors then
 /// run on 37 of daniel-dev's 875 pages rather than 523, and on 381 of WCXB dev's 1,358
 /// rather than 485 (BENCHMARKS.md, "Held-out figures and the thresholds chosen by
 /// cross-validation").
@@ -631,7 +636,7 @@ mod tests {
             template[id as usize] = true;
         }
         let words = kept_words(&doc, doc.body().unwrap(), |_| true);
-        let c = spread_content(&doc, &template, words);
+        let c = spread_content(&doc, &template, words, true);
         let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
         assert!(
             text.contains("First post") && text.contains("thanks them all"),
@@ -655,7 +660,7 @@ mod tests {
              <form id=search><input name=q> Search the forum</form><div>{footer}</div></body>"
         ));
         let words = kept_words(&doc, doc.body().unwrap(), |_| true);
-        let c = spread_content(&doc, &vec![false; doc.len()], words);
+        let c = spread_content(&doc, &vec![false; doc.len()], words, true);
         let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
         assert!(
             text.contains("two holes") && text.contains("fan hub"),
@@ -717,6 +722,37 @@ mod tests {
         let article = menu_and_foot_are_chrome(&page(""), &config);
         assert!(article.contains("every evening"), "{article}");
         assert!(!article.contains("first reply"), "{article}");
+    }
+
+    /// An article of its own beside reader comments is the content: the comments do not
+    /// tip the page into the spread view as a thread's replies would (a thread's first post
+    /// is short, or the page declares a discussion). Nothing is chrome here, so only the
+    /// comments could.
+    #[test]
+    fn an_article_is_not_spread_over_its_comments() {
+        let article = "The council approved the new cycle lanes on Tuesday evening after a long debate, and the first two streets get them in May. ".repeat(6);
+        let comment = |n: usize| {
+            format!(
+                "<li class=comment><p>Reader {n}: I cycle this way to work every day, and a lane of our own would make the school run far safer for the children.</p></li>"
+            )
+        };
+        let comments: String = (0..12).map(comment).collect();
+        let page = |first: &str| {
+            format!(
+                "<html><body><div class=story><p>{first}</p></div>                 <div class=comments><ol>{comments}</ol></div></body></html>"
+            )
+        };
+        let nothing_is_chrome = |html: &str| {
+            let doc = crate::dom::parse_str(html);
+            let c = choose_view(&doc, &ContentConfig::default(), |_| vec![false; doc.len()]);
+            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+        };
+        let text = nothing_is_chrome(&page(&article));
+        assert!(text.contains("first two streets"), "{text}");
+        assert!(!text.contains("Reader 3"), "{text}");
+        // A thread: a short first post, its replies named comments, is read whole.
+        let thread = nothing_is_chrome(&page("Will the new lanes reach the station?"));
+        assert!(thread.contains("Reader 3"), "{thread}");
     }
 
     /// An article beside a news site's link lists is the content before the detectors run
