@@ -8,7 +8,8 @@ view wins when the container holds under ``spread`` of its words, or under ``sec
 them while what the view adds has at least ``headings`` headings and under ``links`` of its
 words in links; never when the container holds ``nav_words`` words or more, under ``nav_own``
 of them in links, and what the view adds is ``nav_links`` or more links, or what it would add
-with nothing called chrome ``nav_most`` or more (navigation beside an article). This script reads both views of every page (``templex content --spread 0`` and
+with nothing called chrome ``nav_most`` or more (navigation beside an article). This script
+reads both views of every page (``templex content --spread 0`` and
 ``--spread 1``) and the figures the choice is made from (``-vv``'s "page-level views" line),
 then, in 5 folds by registrable domain (daniel-dev's by host), picks the grid point whose mean
 of the two sets' F1 is best on four folds and scores the fifth with it. It prints each fold's

@@ -21,9 +21,10 @@ pub(crate) fn visible_descendants(
 /// The content of a page that spreads it over the whole page (a listing's cards, a
 /// thread's posts, a service page's sections): what `template` (the page-level template
 /// detector's verdict) leaves, minus what is never content — chrome by its tag (`<nav>`,
-/// `<aside>`, `<footer>`), controls, forms beside the content. Comment-named elements stay
-/// with `comments` (on such a page they are the posts), and hidden ones do (tabs and accordions: a
-/// product's details, a service page's answers, which a reader opens). The filters
+/// `<aside>`, `<footer>`), controls, forms beside the content. With `comments`,
+/// comment-named elements stay (on such a page they are the posts); hidden ones always do
+/// (tabs and accordions: a product's details, a service page's answers, which a reader
+/// opens). The filters
 /// [`page_content`](super::page_content) applies inside its container (labels, link
 /// clusters, date lines) do not: a listing's prices, links and dates are its records.
 ///
