@@ -22,9 +22,11 @@ pub(crate) fn visible_descendants(
 /// thread's posts, a service page's sections): what `template` (the page-level template
 /// detector's verdict) leaves, minus what is never content — chrome by its tag (`<nav>`,
 /// `<aside>`, `<footer>`), controls, forms beside the content. With `comments`,
-/// comment-named elements stay (on such a page they are the posts); hidden ones always do
-/// (tabs and accordions: a product's details, a service page's answers, which a reader
-/// opens). The filters
+/// comment-named elements stay (on such a page they are the posts), and `template` does
+/// not reach inside comment sections: a thread's replies carry per-post chrome (vote
+/// counts, user names, reply and flag links) that makes the detectors call whole replies
+/// chrome. Hidden elements always stay (tabs and accordions: a product's details, a service
+/// page's answers, which a reader opens). The filters
 /// [`page_content`](super::page_content) applies inside its container (labels, link
 /// clusters, date lines) do not: a listing's prices, links and dates are its records.
 ///
@@ -49,12 +51,17 @@ pub(crate) fn spread_content(
             || is_side_form(doc, id, page_words)
             || (!comments && super::verdicts::is_comment_section(doc, id))
     });
+    // Inside a comment section, with `comments` (its posts are the content).
+    let mut posts = vec![false; doc.len()];
     for id in doc.subtree(body).map(NodeId) {
         if deadline::due(id.index()) {
             break;
         }
         let i = id.index();
-        keep[i] = allowed[i]
+        posts[i] = comments
+            && (doc.parent(id).is_some_and(|p| posts[p.index()])
+                || super::verdicts::is_comment_section(doc, id));
+        keep[i] = (allowed[i] || posts[i])
             && !excluded[i]
             && (id == body || doc.parent(id).is_some_and(|p| keep[p.index()]));
     }

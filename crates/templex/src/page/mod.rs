@@ -648,6 +648,46 @@ mod tests {
         assert!(!text.contains("Next page"), "nav: {text}");
     }
 
+    /// A link post's replies stay in the spread view when the detectors call them chrome
+    /// (their user names, vote counts and reply links look like it): with `comments`, the
+    /// verdict does not reach inside a comment section. Without `comments` the section is out
+    /// whatever the verdict, and the verdict still holds outside it.
+    #[test]
+    fn the_detectors_do_not_judge_a_threads_replies() {
+        let doc = crate::dom::parse_str(
+            "<body><div id=top><a href=/>Home</a> <a href=/forum>Forum</a></div>\
+             <div class=story><a href=/s/1>Rust project goals for 2024</a></div>\
+             <ol class=comments><li id=c1><a href=/u/a>alice</a> <a href=#r1>reply</a>\
+             <p>Very interested in the ergonomic ref counting for async tasks.</p></li>\
+             <li id=c2><a href=/u/b>bob</a> <a href=#r2>reply</a>\
+             <p>Cargo script is going to be amazing for small tools.</p></li></ol></body>",
+        );
+        let mut template = vec![false; doc.len()];
+        for e in doc.elements() {
+            if matches!(
+                doc.element(e).and_then(|e| e.id()),
+                Some("top" | "c1" | "c2")
+            ) {
+                doc.subtree(e).for_each(|i| template[i as usize] = true);
+            }
+        }
+        let words = kept_words(&doc, doc.body().unwrap(), |_| true);
+        let text = |comments| {
+            let c = spread_content(&doc, &template, words, comments);
+            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+        };
+        let thread = text(true);
+        assert!(
+            thread.contains("ergonomic ref counting") && thread.contains("Cargo script"),
+            "{thread}"
+        );
+        assert!(thread.contains("Rust project goals"), "{thread}");
+        assert!(!thread.contains("Forum"), "template: {thread}");
+        let article = text(false);
+        assert!(!article.contains("Cargo script"), "{article}");
+        assert!(article.contains("Rust project goals"), "{article}");
+    }
+
     /// A short thread whose posts are `<article>`s inside a moderation form stays in the
     /// spread view, however many words the page has beside it; a search form does not.
     #[test]
