@@ -26,10 +26,10 @@ pub(crate) fn visible_descendants(
 /// not reach inside comment sections: a thread's replies carry per-post chrome (vote
 /// counts, user names, reply and flag links) that makes the detectors call whole replies
 /// chrome (a section inside a region `template` claims stays out with it). Hidden elements
-/// always stay (tabs and accordions: a product's details, a service
-/// page's answers, which a reader opens). The filters
-/// [`page_content`](super::page_content) applies inside its container (labels, link
-/// clusters, date lines) do not: a listing's prices, links and dates are its records.
+/// always stay (tabs and accordions: a product's details, a service page's answers, which
+/// a reader opens). The filters [`page_content`](super::page_content) applies inside its
+/// container (labels, link clusters, date lines) do not: a listing's prices, links and
+/// dates are its records.
 ///
 /// `page_words` is the page's visible words ([`kept_words`] of all of `<body>`); without
 /// `comments`, comment sections ([`is_comment_section`](super::verdicts::is_comment_section))

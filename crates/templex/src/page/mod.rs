@@ -779,7 +779,8 @@ mod tests {
         let comments: String = (0..12).map(comment).collect();
         let page = |first: &str| {
             format!(
-                "<html><body><div class=story><p>{first}</p></div>                 <div class=comments><ol>{comments}</ol></div></body></html>"
+                "<html><body><div class=story><p>{first}</p></div>\
+                 <div class=comments><ol>{comments}</ol></div></body></html>"
             )
         };
         let nothing_is_chrome = |html: &str| {
