@@ -122,6 +122,44 @@ fn comments_on_request() {
     assert!(text.contains("Garlic is one of the easiest"));
 }
 
+/// Reader comments named in the page's language (`art-komentarze`, `kommentarii`,
+/// `sxolia`) are a comment section as `comments` is: they stay out of the article.
+#[test]
+fn comment_sections_are_named_in_many_languages() {
+    let comment = "Nie zgadzam się z autorem, bo w naszej szkole rodzice od lat proszą o to samo i nikt nie słucha, więc trudno uwierzyć w te obietnice.";
+    for (attr, expect_out) in [
+        ("id=\"art-komentarze\"", true),
+        ("id=\"kommentarii\"", true),
+        ("class=\"sxolia\"", true),
+        ("class=\"kommentare\"", true),
+        ("id=\"art-dyskusja\"", false),
+    ] {
+        let replies: String = (0..12)
+            .map(|i| {
+                format!(
+                    r#"<div class="koment"><b>gosc{i}</b><p>{comment}</p><p>{comment}</p></div>"#
+                )
+            })
+            .collect();
+        let html = format!(
+            r#"<html><body><div id="kontent"><div class="artykul"><h1>Rada miasta</h1>
+            <p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>
+            <div {attr}><p>Komentarze (12)</p>{replies}</div></div></body></html>"#
+        );
+        let text = text_of(&html);
+        assert!(
+            text.contains("The council met on Tuesday"),
+            "{attr}: {text}"
+        );
+        assert_eq!(
+            !text.contains("Nie zgadzam"),
+            expect_out,
+            "{attr}: the comments {} expected in:\n{text}",
+            if expect_out { "are not" } else { "are" }
+        );
+    }
+}
+
 #[test]
 fn hostile_pages_do_not_panic() {
     for html in [

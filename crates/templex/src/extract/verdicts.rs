@@ -149,20 +149,46 @@ pub(super) fn is_link_cluster(words: u32, link_words: u32) -> bool {
     link_words * 2 > words && words >= 2
 }
 
+/// A section of comments by its id or class, named in English or in the page's language
+/// ([`COMMENT_STEMS`], [`COMMENT_CLASSES`]).
 pub(super) fn is_comment_section(doc: &Document, id: NodeId) -> bool {
     // (Most elements have no attribute: asked of every node, the names are not split.)
     doc.element(id).is_some_and(|e| {
         !e.attrs.is_empty()
-            && (e.id().is_some_and(|v| contains_ignore_case(v, "comment"))
+            && (e
+                .id()
+                .is_some_and(|v| COMMENT_STEMS.iter().any(|w| contains_ignore_case(v, w)))
                 || e.classes().any(|c| {
-                    ["comments", "comment-list", "commentlist", "comment-respond"]
-                        .iter()
-                        .any(|n| c.eq_ignore_ascii_case(n))
+                    COMMENT_CLASSES.iter().any(|n| c.eq_ignore_ascii_case(n))
                         || c.get(..9)
                             .is_some_and(|p| p.eq_ignore_ascii_case("comments-"))
                 }))
     })
 }
+
+/// What an id naming a comment section holds, in the languages sites name them in:
+/// English, Polish and Czech (`lista-komentarzy`), German, Scandinavian and transliterated
+/// Russian (`kommentarii`), transliterated Greek (`sxolia`, σχόλια) and Chinese pinyin
+/// (`pinglun`, 评论). English alone left daniel-dev's Polish reader comments in the article
+/// (gazetawroclawska.pl, kurierlubelski.pl). Not Spanish and Portuguese `comentario`: a
+/// shop's reviews tab bears it (WooCommerce), and no page of the benchmarks gained by it
+/// (BENCHMARKS.md, "Main content: tried and dropped").
+const COMMENT_STEMS: &[&str] = &["comment", "koment", "komment", "sxoli", "pinglun"];
+
+/// Whole class names of a comment section: a class is a word of a name more often than an
+/// id is, so the list is of whole names, not stems.
+const COMMENT_CLASSES: &[&str] = &[
+    "comments",
+    "comment-list",
+    "commentlist",
+    "comment-respond",
+    "commentaires",
+    "komentarze",
+    "kommentare",
+    "kommentarer",
+    "sxolia",
+    "pinglun",
+];
 
 /// `haystack` contains the ASCII `needle`, ignoring ASCII case; no allocation.
 pub(super) fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
