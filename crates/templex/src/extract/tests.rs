@@ -1228,7 +1228,7 @@ const DANIEL_FLOORS: [(&str, f64); 6] = [
     ("chinese", 0.92),
     ("english", 0.92),
     ("greek", 0.94),
-    ("polish", 0.89),
+    ("polish", 0.90),
     ("russian", 0.85),
 ];
 
