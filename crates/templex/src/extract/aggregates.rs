@@ -28,6 +28,14 @@ pub(super) fn hidden_elements(
 ) -> (Vec<bool>, u32, u32) {
     let mut flags = vec![false; doc.len()];
     let mut panels = Vec::new();
+    // Words of the outermost hidden elements only: nested ones are counted there.
+    let outermost = |flags: &[bool], id: NodeId, hidden: &mut u32, inside_to: &mut u32| {
+        if flags[id.index()] && id.0 >= *inside_to {
+            *hidden += words[id.index()];
+            *inside_to = doc.subtree(id).end;
+        }
+    };
+    let (mut hidden, mut inside_to) = (0, 0);
     for id in doc.descendants(body) {
         if deadline::due(id.index()) {
             break;
@@ -37,6 +45,7 @@ pub(super) fn hidden_elements(
             if let Some(name) = accordion_panel_id(doc, id) {
                 panels.push((id, name));
             }
+            outermost(&flags, id, &mut hidden, &mut inside_to);
         }
     }
     if !panels.is_empty() {
@@ -45,18 +54,19 @@ pub(super) fn hidden_elements(
             .filter_map(|id| doc.element(id)?.attr_local(&local_name!("aria-controls")))
             .flat_map(str::split_ascii_whitespace)
             .collect();
+        let mut shown = false;
         for (id, name) in panels {
             if controlled.contains(name) {
                 flags[id.index()] = false;
+                shown = true;
             }
         }
-    }
-    // Words of the outermost hidden elements only: nested ones are counted there.
-    let (mut hidden, mut inside_to) = (0, 0);
-    for id in doc.descendants(body) {
-        if flags[id.index()] && id.0 >= inside_to {
-            hidden += words[id.index()];
-            inside_to = doc.subtree(id).end;
+        // Rare: the panels shown, the hidden words are counted again.
+        if shown {
+            (hidden, inside_to) = (0, 0);
+            for id in doc.descendants(body) {
+                outermost(&flags, id, &mut hidden, &mut inside_to);
+            }
         }
     }
     (flags, words[body.index()].saturating_sub(hidden), hidden)
