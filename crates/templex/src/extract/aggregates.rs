@@ -6,9 +6,7 @@ use markup5ever::local_name;
 use super::blocks::{Block, BlockKind, segment_blocks};
 use super::config::ContentConfig;
 use super::names::NameHints;
-use super::verdicts::{
-    accordion_panel_id, chrome_by_tag, is_comment_section, is_control, is_hidden, is_main_element,
-};
+use super::verdicts::{chrome_by_tag, is_comment_section, is_control, is_hidden, is_main_element};
 use crate::dom::tags::is_media;
 use crate::dom::{Document, NodeId, deadline};
 
@@ -18,54 +16,25 @@ pub(super) const MAJORITY: f64 = 0.5;
 
 /// Which elements under `body` are hidden ([`is_hidden`], each looked at once), with the
 /// words of `body` outside hidden elements (what a reader without scripts sees) and inside
-/// them. A closed panel of an accordion ([`accordion_panel_id`], named by the
-/// `aria-controls` of the control that opens it) is shown: a reader opens it with a click,
-/// and guides and answers keep their text there.
+/// them.
 pub(super) fn hidden_elements(
     doc: &Document,
     body: NodeId,
     words: &[u32],
 ) -> (Vec<bool>, u32, u32) {
     let mut flags = vec![false; doc.len()];
-    let mut panels = Vec::new();
-    // Words of the outermost hidden elements only: nested ones are counted there.
-    let outermost = |flags: &[bool], id: NodeId, hidden: &mut u32, inside_to: &mut u32| {
-        if flags[id.index()] && id.0 >= *inside_to {
-            *hidden += words[id.index()];
-            *inside_to = doc.subtree(id).end;
-        }
-    };
-    let (mut hidden, mut inside_to) = (0, 0);
+    let mut hidden = 0;
+    let mut inside_to = 0;
     for id in doc.descendants(body) {
         if deadline::due(id.index()) {
             break;
         }
         if is_hidden(doc, id) {
             flags[id.index()] = true;
-            if let Some(name) = accordion_panel_id(doc, id) {
-                panels.push((id, name));
-            }
-            outermost(&flags, id, &mut hidden, &mut inside_to);
-        }
-    }
-    if !panels.is_empty() {
-        let controlled: rustc_hash::FxHashSet<&str> = doc
-            .descendants(body)
-            .filter_map(|id| doc.element(id)?.attr_local(&local_name!("aria-controls")))
-            .flat_map(str::split_ascii_whitespace)
-            .collect();
-        let mut shown = false;
-        for (id, name) in panels {
-            if controlled.contains(name) {
-                flags[id.index()] = false;
-                shown = true;
-            }
-        }
-        // Rare: the panels shown, the hidden words are counted again.
-        if shown {
-            (hidden, inside_to) = (0, 0);
-            for id in doc.descendants(body) {
-                outermost(&flags, id, &mut hidden, &mut inside_to);
+            // Words of the outermost hidden elements only: nested ones are counted there.
+            if id.0 >= inside_to {
+                hidden += words[id.index()];
+                inside_to = doc.subtree(id).end;
             }
         }
     }

@@ -160,36 +160,6 @@ fn comment_sections_are_named_in_many_languages() {
     }
 }
 
-/// A closed accordion panel (`role="region"`, named by its button's `aria-controls`) is
-/// content a reader opens with a click: the guide's steps stay, while a hidden block that
-/// nothing opens stays out.
-#[test]
-fn closed_accordion_panels_are_content() {
-    let step = |i: usize, shown: bool| {
-        let style = if shown { "" } else { " style=\"display:none\"" };
-        format!(
-            r#"<div class="acc"><button aria-controls="step-{i}" aria-expanded="false">Step {i}</button>
-            <div id="step-{i}" role="region"{style}><p>Step {i} of the plan: {PROSE}</p></div></div>"#
-        )
-    };
-    let steps: String = (1..=4).map(|i| step(i, i == 1)).collect();
-    let html = format!(
-        r#"<html><body><main><h1>Planning a cycle lane</h1><p>{PROSE}</p>{steps}
-        <div id="step-9" role="region" style="display:none"><p>Never opened: {PROSE}</p></div>
-        </main></body></html>"#
-    );
-    let text = text_of(&html);
-    assert_has(
-        &text,
-        &[
-            "Step 1 of the plan",
-            "Step 3 of the plan",
-            "Step 4 of the plan",
-        ],
-        &["Never opened"],
-    );
-}
-
 #[test]
 fn hostile_pages_do_not_panic() {
     for html in [

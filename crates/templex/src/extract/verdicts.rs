@@ -95,17 +95,6 @@ pub(super) fn is_hidden(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// The id of an accordion's panel (WAI-ARIA's accordion pattern: `role="region"`, opened by
-/// the button whose `aria-controls` names it), or `None`.
-pub(super) fn accordion_panel_id(doc: &Document, id: NodeId) -> Option<&str> {
-    let e = doc.element(id)?;
-    e.attr_local(&local_name!("role"))
-        .is_some_and(|r| r.eq_ignore_ascii_case("region"))
-        .then(|| e.id())
-        .flatten()
-        .filter(|v| !v.is_empty())
-}
-
 /// Whether a hidden element is a segment that React's streaming server rendering sends
 /// after the shell (`<div hidden id="S:2e">`): a script moves it into the page as soon as
 /// it arrives, so a reader sees it (Next.js pages stream a product's details, a post's
