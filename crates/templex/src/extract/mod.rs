@@ -13,7 +13,8 @@
 //! The phases, in order, each in its file: [`blocks`] (the page's text blocks),
 //! [`aggregates`] (summed up the tree), [`container`] (the best candidate, tightened,
 //! widened, grown; lists of records), [`prune`](mod@prune) (what inside it is not content),
-//! [`quotes`] (quotations that repeat it). Below them, [`verdicts`] (what an element is by
+//! [`quotes`] (quotations and copies that repeat it, over the content's [`lines`], which
+//! also drop the lines of machine identifiers). Below them, [`verdicts`] (what an element is by
 //! its tag and names), [`names`] (class and id hints) and [`declared`] (what the page says
 //! it is); beside them, [`spread`] (the view of a page that spreads its content), [`render`]
 //! (text, Markdown and HTML) and [`metadata`].
@@ -23,6 +24,7 @@ mod blocks;
 mod config;
 mod container;
 mod declared;
+mod lines;
 mod metadata;
 mod names;
 mod prune;
@@ -34,6 +36,7 @@ mod tests;
 mod verdicts;
 
 pub(crate) use blocks::Block;
+pub(crate) use lines::{Lines, drop_identifier_lines};
 pub use metadata::Metadata;
 pub(crate) use metadata::{page_metadata, url_date};
 pub(crate) use names::NameHints;

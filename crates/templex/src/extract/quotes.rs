@@ -4,10 +4,10 @@
 
 use markup5ever::local_name;
 
-use crate::dom::tags::is_block;
-use crate::dom::{Document, NodeData, NodeId, deadline};
+use crate::dom::{Document, NodeId, deadline};
 
 use super::blocks::scan_words;
+use super::lines::Lines;
 
 /// Words of a quotation that must repeat what came before for it to count as a repeat: a
 /// quote of a few words ("Thanks!") says too little to tell.
@@ -104,100 +104,58 @@ const COPY_RUN: usize = 3;
 /// breakpoint, CSS shows one) repeats most of its text.
 const COPY_SHARE: f64 = 0.3;
 
-/// A text block of the content: its text nodes (a range of the pass's list), its words and
-/// whether it repeats, word for word, a block before it.
-struct Line {
-    nodes: std::ops::Range<usize>,
-    words: u32,
-    repeat: bool,
-}
-
-/// Drops from the content under `root` the copies of itself it shows: runs of text blocks
-/// (inline runs between block-level boundaries) that repeat, word for word, blocks kept
-/// before them, [`COPY_RUN`] of them of [`COPY_MIN_WORDS`] or more words, when such runs
-/// hold [`COPY_SHARE`] of the content's words. A reader reads the content
-/// once. Blocks are hashed word by word, so the pass is linear in the content's words.
-pub(crate) fn drop_repeated_copies(doc: &Document, root: NodeId, keep: &mut [bool]) {
-    let kept = |id: NodeId| keep.get(id.index()).copied().unwrap_or(false);
-    // The open block elements' subtree ends; the current block's words and hash.
-    let mut open: Vec<u32> = Vec::new();
-    let mut nodes: Vec<NodeId> = Vec::new();
-    let mut start = 0usize;
-    let (mut words, mut hash) = (0u32, 0u64);
+/// Drops from the content the copies of itself it shows: runs of its `lines` (inline runs
+/// between block-level boundaries, [`Lines`]) that repeat, word for word, lines kept before
+/// them, [`COPY_RUN`] of them of [`COPY_MIN_WORDS`] or more words, when such runs hold
+/// [`COPY_SHARE`] of the content's words. A reader reads the content once. Lines are hashed
+/// word by word, so the pass is linear in the content's words.
+pub(crate) fn drop_repeated_copies(doc: &Document, lines: &Lines, keep: &mut [bool]) {
+    // Each line's words and whether it repeats a line before it.
     let mut seen = rustc_hash::FxHashSet::<u64>::default();
-    let mut lines: Vec<Line> = Vec::new();
     let mut total = 0u64;
-    let mut flush =
-        |nodes: &mut Vec<NodeId>, start: &mut usize, words: &mut u32, hash: &mut u64| {
-            if *words > 0 {
-                let repeat = !seen.insert(*hash);
-                lines.push(Line {
-                    nodes: *start..nodes.len(),
-                    words: *words,
-                    repeat,
-                });
-            }
-            *start = nodes.len();
-            (*words, *hash) = (0, 0);
-        };
-    for id in doc.visible_descendants(root) {
-        if deadline::due(id.index()) {
-            return;
+    let mut measured: Vec<(u32, bool)> = Vec::with_capacity(lines.lines.len());
+    for line in lines.iter() {
+        let (mut words, mut hash) = (0u32, 0u64);
+        for &id in line {
+            words += doc.text(id).map_or(0, |t| fold_words(t, &mut hash));
         }
-        while open.last().is_some_and(|&end| end <= id.0) {
-            open.pop();
-            flush(&mut nodes, &mut start, &mut words, &mut hash);
-        }
-        match &doc.node(id).data {
-            NodeData::Element(e) if is_block(&e.name.local) && id != root => {
-                flush(&mut nodes, &mut start, &mut words, &mut hash);
-                open.push(doc.node(id).end.0);
-            }
-            NodeData::Text(r) if kept(id) => {
-                let w = fold_words(&doc.text_buffer()[r.clone()], &mut hash);
-                if w == 0 {
-                    continue;
-                }
-                words += w;
-                total += u64::from(w);
-                nodes.push(id);
-            }
-            _ => {}
-        }
+        total += u64::from(words);
+        measured.push((words, words > 0 && !seen.insert(hash)));
     }
-    flush(&mut nodes, &mut start, &mut words, &mut hash);
     // Runs of long repeated lines with no long new line between them (short lines neither
     // count nor break: a heading may be new, "Read more" may repeat); a run of
     // [`COPY_RUN`] is a copy, with the short repeated lines inside it and just before it
-    // (the copy's headings).
-    let long = |l: &Line| l.words >= COPY_MIN_WORDS;
-    let mut copies: Vec<&Line> = Vec::new();
+    // (the copy's headings). Lines without words neither count nor break.
+    let repeat = |i: usize| measured[i].1;
+    let long = |i: usize| measured[i].0 >= COPY_MIN_WORDS;
+    let skip = |i: usize| measured[i].0 == 0;
+    let mut copies: Vec<usize> = Vec::new();
     let mut i = 0;
-    while i < lines.len() {
-        if !lines[i].repeat || !long(&lines[i]) {
+    while i < measured.len() {
+        if !repeat(i) || !long(i) {
             i += 1;
             continue;
         }
         let (mut end, mut n) = (i, 0);
-        while lines.get(end).is_some_and(|l| l.repeat || !long(l)) {
-            n += usize::from(long(&lines[end]));
+        while end < measured.len() && (repeat(end) || !long(end)) {
+            n += usize::from(long(end));
             end += 1;
         }
         if n >= COPY_RUN {
             let mut start = i;
-            while start > 0 && lines[start - 1].repeat && !long(&lines[start - 1]) {
+            while start > 0 && (skip(start - 1) || (repeat(start - 1) && !long(start - 1))) {
                 start -= 1;
             }
-            copies.extend(lines[start..end].iter().filter(|l| l.repeat));
+            copies.extend((start..end).filter(|&l| repeat(l)));
         }
         i = end;
     }
-    let copied: u64 = copies.iter().map(|l| u64::from(l.words)).sum();
+    let copied: u64 = copies.iter().map(|&l| u64::from(measured[l].0)).sum();
     if copied == 0 || (copied as f64) < COPY_SHARE * total as f64 {
         return;
     }
-    for line in copies {
-        for id in &nodes[line.nodes.clone()] {
+    for l in copies {
+        for id in &lines.nodes[lines.lines[l].clone()] {
             if let Some(k) = keep.get_mut(id.index()) {
                 *k = false;
             }

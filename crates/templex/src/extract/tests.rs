@@ -1505,7 +1505,8 @@ fn read_once(html: &str) -> String {
     let doc = parse_str(html);
     let root = doc.body().unwrap();
     let mut keep = vec![true; doc.len()];
-    super::drop_repeated_copies(&doc, root, &mut keep);
+    let lines = super::Lines::of(&doc, root, &keep).unwrap();
+    super::drop_repeated_copies(&doc, &lines, &mut keep);
     content_text(&doc, root, &|id| keep[id.index()])
 }
 
@@ -1535,6 +1536,50 @@ fn page_level_content_drops_a_second_rendering() {
         "{text}"
     );
     assert_eq!(text.matches("wrung-out sponge").count(), 1, "{text}");
+}
+
+/// A line of UUIDs between the letters of "Sponsored" (eBay's, whose stylesheet hides the
+/// UUIDs) is no text a reader reads and leaves the content; a sentence quoting a UUID, a
+/// lone UUID and a code block listing them stay.
+#[test]
+fn lines_of_machine_identifiers_are_not_content() {
+    let uuid = |i: usize| format!("{i:08x}-bf1f-466a-b856-6f031758a086");
+    let soup: String = "Sponsored"
+        .chars()
+        .enumerate()
+        .map(|(i, c)| format!("<span class=a>{c}</span><span class=z>{}</span>", uuid(i)))
+        .collect();
+    let html = format!(
+        "<html><body><main><h1>Chain for motorbikes</h1><p>{PROSE}</p>\
+         <div class=box><div>{soup}</div><p>A second chain, gold, 104 links, for sale.</p></div>\
+         <p>Take note of the disk's UUID, for example {}, before you edit the table.</p>\
+         <table><tr><td>Order</td><td>{}</td></tr></table>\
+         <pre>{}\n{}</pre><p>{PROSE}</p></main></body></html>",
+        uuid(100),
+        uuid(101),
+        uuid(102),
+        uuid(103),
+    );
+    let c = crate::extract_page(
+        html.as_bytes(),
+        &crate::PageHints::default(),
+        &ContentConfig::default(),
+        &crate::dom::Budget::default(),
+    )
+    .unwrap();
+    let text = c.text();
+    assert_has(
+        &text,
+        &[
+            "cycle lanes",
+            "A second chain",
+            "for example 00000064-bf1f",
+            "00000065-bf1f",
+            "00000066-bf1f",
+            "00000067-bf1f",
+        ],
+        &["00000000-bf1f", "00000008-bf1f"],
+    );
 }
 
 /// Modal boxes are never content, whether `<dialog>` or an ARIA dialog (a sign-up box, an

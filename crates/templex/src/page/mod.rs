@@ -8,10 +8,11 @@ use url::Url;
 
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse_page};
 use crate::extract::{
-    Block, Content, ContentConfig, Metadata, Rest, content_html, content_markdown, content_text,
-    declares_article, declares_discussion, declares_product, drop_never_content,
-    drop_product_asides, drop_repeated_copies, drop_repeated_quotes, has_kept_text, kept_words,
-    page_content_and_blocks, page_metadata, short_page_content, spread_content, url_date,
+    Block, Content, ContentConfig, Lines, Metadata, Rest, content_html, content_markdown,
+    content_text, declares_article, declares_discussion, declares_product, drop_identifier_lines,
+    drop_never_content, drop_product_asides, drop_repeated_copies, drop_repeated_quotes,
+    has_kept_text, kept_words, page_content_and_blocks, page_metadata, short_page_content,
+    spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -317,8 +318,8 @@ const CONTENT_THRESHOLD: f64 = 0.8;
 
 /// [`page_level_content`] given what is chrome (asked for only when the container could
 /// hold too little of the page), without the quotes that repeat it
-/// ([`drop_repeated_quotes`]) and the copies of itself it shows ([`drop_repeated_copies`]);
-/// a page declaring a discussion is read with its comments ([`ContentConfig::comments`]).
+/// ([`drop_repeated_quotes`]), the copies of itself it shows ([`drop_repeated_copies`]) and
+/// its lines of machine identifiers ([`drop_identifier_lines`]); a page declaring a discussion is read with its comments ([`ContentConfig::comments`]).
 fn choose_view(
     doc: &Document,
     config: &ContentConfig,
@@ -343,7 +344,10 @@ fn choose_view(
             drop_product_asides(doc, &mut content, page_words);
         }
         drop_repeated_quotes(doc, root, &mut content.keep);
-        drop_repeated_copies(doc, root, &mut content.keep);
+        if let Some(lines) = Lines::of(doc, root, &content.keep) {
+            drop_repeated_copies(doc, &lines, &mut content.keep);
+            drop_identifier_lines(doc, &lines, &mut content.keep);
+        }
     }
     let empty = || {
         let root = content.root.unwrap_or(NodeId::ROOT);

@@ -1,0 +1,160 @@
+//! The content's lines — its kept text grouped by the block-level element it sits in, as a
+//! reader sees it rendered — and the lines no reader reads: runs of machine identifiers.
+//!
+//! The passes over the rendered content ([`drop_repeated_copies`](super::drop_repeated_copies),
+//! [`drop_identifier_lines`]) weigh lines, not elements: one line can span many inline
+//! elements (eBay spells "Sponsored" one letter per `<span>`, between spans of UUIDs that
+//! its stylesheet hides).
+
+use std::ops::Range;
+
+use crate::dom::tags::is_block;
+use crate::dom::{Document, NodeData, NodeId, deadline};
+
+/// The kept text nodes under a root, in document order, and the lines they make: the
+/// runs of them between block-level boundaries.
+pub(crate) struct Lines {
+    /// The kept text nodes that hold more than whitespace.
+    pub(crate) nodes: Vec<NodeId>,
+    /// Each line, a range of [`Lines::nodes`].
+    pub(crate) lines: Vec<Range<usize>>,
+}
+
+impl Lines {
+    /// The lines of what `keep` keeps under `root`, as a reader sees them (invisible
+    /// elements left out). `None` when the deadline passed before the end.
+    pub(crate) fn of(doc: &Document, root: NodeId, keep: &[bool]) -> Option<Lines> {
+        let kept = |id: NodeId| keep.get(id.index()).copied().unwrap_or(false);
+        // The open block elements' subtree ends.
+        let mut open: Vec<u32> = Vec::new();
+        let mut out = Lines {
+            nodes: Vec::new(),
+            lines: Vec::new(),
+        };
+        let mut start = 0usize;
+        let flush = |out: &mut Lines, start: &mut usize| {
+            if out.nodes.len() > *start {
+                out.lines.push(*start..out.nodes.len());
+            }
+            *start = out.nodes.len();
+        };
+        for id in doc.visible_descendants(root) {
+            if deadline::due(id.index()) {
+                return None;
+            }
+            while open.last().is_some_and(|&end| end <= id.0) {
+                open.pop();
+                flush(&mut out, &mut start);
+            }
+            match &doc.node(id).data {
+                NodeData::Element(e) if is_block(&e.name.local) && id != root => {
+                    flush(&mut out, &mut start);
+                    open.push(doc.node(id).end.0);
+                }
+                NodeData::Text(r)
+                    if kept(id) && !doc.text_buffer()[r.clone()].trim().is_empty() =>
+                {
+                    out.nodes.push(id);
+                }
+                _ => {}
+            }
+        }
+        flush(&mut out, &mut start);
+        Some(out)
+    }
+
+    /// The text nodes of each line.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[NodeId]> {
+        self.lines.iter().map(|r| &self.nodes[r.clone()])
+    }
+}
+
+/// Share of a line's visible characters in machine identifiers from which it is no text: a
+/// line of prose that quotes an identifier ("Take note of the UUID, e.g. ba5b7f3a-…"), a
+/// command with one in it, stay well under.
+const IDENTIFIER_SHARE: f64 = 0.9;
+
+/// Identifiers a line must hold to be a run of them, not one value shown alone (a table
+/// cell, a field of a form).
+const IDENTIFIER_RUN: usize = 2;
+
+/// Drops from `keep` the lines that are runs of machine identifiers: [`IDENTIFIER_RUN`] or
+/// more UUIDs making up [`IDENTIFIER_SHARE`] of the line's visible characters. No reader
+/// reads them; they are what a page's stylesheet hides (eBay interleaves the letters of
+/// "Sponsored" with spans of UUIDs its CSS hides, 115 "words" a line) or what a script
+/// reads. Code blocks keep theirs: a listing of identifiers can be an example.
+pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [bool]) {
+    for line in lines.iter() {
+        let (mut chars, mut ids, mut id_chars) = (0usize, 0usize, 0usize);
+        for &id in line {
+            let Some(text) = doc.text(id) else { continue };
+            chars += text.bytes().filter(|b| !b.is_ascii_whitespace()).count();
+            let (n, len) = uuids(text.as_bytes());
+            ids += n;
+            id_chars += len;
+        }
+        if ids < IDENTIFIER_RUN || (id_chars as f64) < IDENTIFIER_SHARE * chars as f64 {
+            continue;
+        }
+        if line.first().is_some_and(|&id| in_code(doc, id)) {
+            continue;
+        }
+        for id in line {
+            if let Some(k) = keep.get_mut(id.index()) {
+                *k = false;
+            }
+        }
+    }
+}
+
+/// The UUIDs in `text` (8-4-4-4-12 hexadecimal digits, wherever they stand) and the bytes
+/// they take.
+fn uuids(text: &[u8]) -> (usize, usize) {
+    const GROUPS: [usize; 5] = [8, 4, 4, 4, 12];
+    const LEN: usize = 36;
+    let is_uuid = |s: &[u8]| {
+        let mut i = 0;
+        GROUPS.iter().enumerate().all(|(g, &n)| {
+            let hex = s[i..i + n].iter().all(u8::is_ascii_hexdigit);
+            i += n;
+            let dash = g == GROUPS.len() - 1 || s[i] == b'-';
+            i += 1;
+            hex && dash
+        })
+    };
+    let (mut n, mut i) = (0, 0);
+    while i + LEN <= text.len() {
+        if text[i].is_ascii_hexdigit() && is_uuid(&text[i..i + LEN]) {
+            n += 1;
+            i += LEN;
+        } else {
+            i += 1;
+        }
+    }
+    (n, n * LEN)
+}
+
+/// Whether `id` sits in a code block or inline code.
+fn in_code(doc: &Document, id: NodeId) -> bool {
+    doc.ancestors(id).any(|a| {
+        doc.element(a)
+            .is_some_and(|e| matches!(&*e.name.local, "pre" | "code" | "samp" | "kbd"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uuids;
+
+    #[test]
+    fn uuids_are_found_wherever_they_stand() {
+        assert_eq!(uuids(b"ba5b7f3a-54d2-4325-80e5-e7a159900d3f"), (1, 36));
+        assert_eq!(
+            uuids(b"Sf2f260c3-bf1f-466a-b856-6f031758a086p16207f0d-5442-4472-ad51-162a45a841c3"),
+            (2, 72)
+        );
+        assert_eq!(uuids(b"ba5b7f3a-54d2-4325-80e5-e7a159900d3"), (0, 0));
+        assert_eq!(uuids(b"ba5b7f3a_54d2-4325-80e5-e7a159900d3f"), (0, 0));
+        assert_eq!(uuids("é".as_bytes()), (0, 0));
+    }
+}
