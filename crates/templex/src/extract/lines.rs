@@ -85,18 +85,24 @@ const IDENTIFIER_RUN: usize = 2;
 /// reads. Code blocks keep theirs: a listing of identifiers can be an example.
 pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [bool]) {
     for line in lines.iter() {
-        let (mut chars, mut ids, mut id_chars) = (0usize, 0usize, 0usize);
+        let (mut ids, mut id_chars) = (0usize, 0usize);
         for &id in line {
-            let Some(text) = doc.text(id) else { continue };
-            chars += text.bytes().filter(|b| !b.is_ascii_whitespace()).count();
-            let (n, len) = uuids(text.as_bytes());
+            let (n, len) = doc.text(id).map_or((0, 0), |t| uuids(t.as_bytes()));
             ids += n;
             id_chars += len;
         }
-        if ids < IDENTIFIER_RUN || (id_chars as f64) < IDENTIFIER_SHARE * chars as f64 {
+        // Most lines hold no UUID: their characters need no counting.
+        if ids < IDENTIFIER_RUN {
             continue;
         }
-        if line.first().is_some_and(|&id| in_code(doc, id)) {
+        let chars: usize = line
+            .iter()
+            .filter_map(|&id| doc.text(id))
+            .map(|t| t.bytes().filter(|b| !b.is_ascii_whitespace()).count())
+            .sum();
+        if (id_chars as f64) < IDENTIFIER_SHARE * chars as f64
+            || line.first().is_some_and(|&id| in_code(doc, id))
+        {
             continue;
         }
         for id in line {
@@ -108,27 +114,31 @@ pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [b
 }
 
 /// The UUIDs in `text` (8-4-4-4-12 hexadecimal digits, wherever they stand) and the bytes
-/// they take.
+/// they take. Found from their first dash: most text has few dashes, and memchr skips
+/// the rest.
 fn uuids(text: &[u8]) -> (usize, usize) {
-    const GROUPS: [usize; 5] = [8, 4, 4, 4, 12];
     const LEN: usize = 36;
+    const DASHES: [usize; 4] = [8, 13, 18, 23];
     let is_uuid = |s: &[u8]| {
-        let mut i = 0;
-        GROUPS.iter().enumerate().all(|(g, &n)| {
-            let hex = s[i..i + n].iter().all(u8::is_ascii_hexdigit);
-            i += n;
-            let dash = g == GROUPS.len() - 1 || s[i] == b'-';
-            i += 1;
-            hex && dash
+        s.iter().enumerate().all(|(i, b)| {
+            if DASHES.contains(&i) {
+                *b == b'-'
+            } else {
+                b.is_ascii_hexdigit()
+            }
         })
     };
-    let (mut n, mut i) = (0, 0);
-    while i + LEN <= text.len() {
-        if text[i].is_ascii_hexdigit() && is_uuid(&text[i..i + LEN]) {
-            n += 1;
-            i += LEN;
-        } else {
-            i += 1;
+    let (mut n, mut from) = (0, 0);
+    while let Some(d) = memchr::memchr(b'-', &text[from..]).map(|d| from + d) {
+        match d
+            .checked_sub(8)
+            .filter(|&s| s >= from && s + LEN <= text.len())
+        {
+            Some(s) if is_uuid(&text[s..s + LEN]) => {
+                n += 1;
+                from = s + LEN;
+            }
+            _ => from = d + 1,
         }
     }
     (n, n * LEN)
