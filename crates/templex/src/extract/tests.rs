@@ -578,16 +578,7 @@ fn a_product_page_leaves_out_its_reviews_and_carousels() {
     let product = format!(
         r#"<html><head><script type="application/ld+json">{{"@type":"Product","name":"Kettle"}}</script></head><body>{body}</body></html>"#
     );
-    let text = |html: &str| {
-        crate::extract_page(
-            html.as_bytes(),
-            &crate::PageHints::default(),
-            &ContentConfig::default(),
-            &crate::dom::Budget::default(),
-        )
-        .unwrap()
-        .text()
-    };
+    let text = extracted_text;
     assert_has(
         &text(&product),
         &["cycle lanes", "boils a litre"],
@@ -1510,6 +1501,19 @@ fn read_once(html: &str) -> String {
     content_text(&doc, root, &|id| keep[id.index()])
 }
 
+/// The text of `html` as `templex content` writes it (the whole pipeline: the choice of
+/// view and the passes over the content's lines).
+fn extracted_text(html: &str) -> String {
+    crate::extract_page(
+        html.as_bytes(),
+        &crate::PageHints::default(),
+        &ContentConfig::default(),
+        &crate::dom::Budget::default(),
+    )
+    .unwrap()
+    .text()
+}
+
 /// The page-level extractor reads a page rendered twice once, end to end.
 #[test]
 fn page_level_content_drops_a_second_rendering() {
@@ -1522,14 +1526,7 @@ fn page_level_content_drops_a_second_rendering() {
          <div class=hidden-mobile>{article}</div><div class=hidden-desktop>{article}</div>\
          </main></body></html>"
     );
-    let c = crate::extract_page(
-        html.as_bytes(),
-        &crate::PageHints::default(),
-        &ContentConfig::default(),
-        &crate::dom::Budget::default(),
-    )
-    .unwrap();
-    let text = c.text();
+    let text = extracted_text(&html);
     assert_eq!(
         text.matches("Turn the heap every week").count(),
         1,
@@ -1560,14 +1557,7 @@ fn lines_of_machine_identifiers_are_not_content() {
         uuid(102),
         uuid(103),
     );
-    let c = crate::extract_page(
-        html.as_bytes(),
-        &crate::PageHints::default(),
-        &ContentConfig::default(),
-        &crate::dom::Budget::default(),
-    )
-    .unwrap();
-    let text = c.text();
+    let text = extracted_text(&html);
     assert_has(
         &text,
         &[
