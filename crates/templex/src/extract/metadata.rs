@@ -139,6 +139,8 @@ impl Scan {
         let mut s = Scan::default();
         let body = doc.body();
         let mut names = String::new();
+        let mut verdicts =
+            rustc_hash::FxHashMap::<(Option<&str>, Option<&str>), (bool, bool)>::default();
         for id in doc.elements() {
             let Some(el) = doc.element(id) else { continue };
             let tag = el.tag();
@@ -196,21 +198,30 @@ impl Scan {
             {
                 s.rel_author.push(id);
             }
-            // Class and id, lower-case, once: every name test below is a substring test on it.
-            names.clear();
-            for a in [el.attr("class"), el.attr("id")].into_iter().flatten() {
-                names.push_str(a);
-                names.push(' ');
-            }
-            if names.is_empty() || !small {
+            let (class, own_id) = (el.attr("class"), el.attr("id"));
+            if (class.is_none() && own_id.is_none()) || !small {
                 continue;
             }
-            names.make_ascii_lowercase();
-            let has = |parts: &[&str]| parts.iter().any(|p| names.contains(p));
-            if has(&["author", "byline"]) && !has(&["authority", "avatar", "bio", "comment"]) {
+            // A page repeats a few dozen class lists over thousands of elements: each pair
+            // of class and id is judged once.
+            let (byline, dateline) = *verdicts.entry((class, own_id)).or_insert_with(|| {
+                // Class and id, lower-case, once: every name test is a substring test on it.
+                names.clear();
+                for a in [class, own_id].into_iter().flatten() {
+                    names.push_str(a);
+                    names.push(' ');
+                }
+                names.make_ascii_lowercase();
+                let has = |parts: &[&str]| parts.iter().any(|p| names.contains(p));
+                (
+                    has(&["author", "byline"]) && !has(&["authority", "avatar", "bio", "comment"]),
+                    has(&["date", "posted-on", "published", "timestamp"]),
+                )
+            });
+            if byline {
                 s.bylines.push(id);
             }
-            if has(&["date", "posted-on", "published", "timestamp"]) {
+            if dateline {
                 s.datelines.push(id);
             }
         }
