@@ -155,14 +155,26 @@ pub(super) fn is_comment_section(doc: &Document, id: NodeId) -> bool {
     // (Most elements have no attribute: asked of every node, the names are not split.)
     doc.element(id).is_some_and(|e| {
         !e.attrs.is_empty()
-            && (e
-                .id()
-                .is_some_and(|v| COMMENT_STEMS.iter().any(|w| contains_ignore_case(v, w)))
+            && (e.id().is_some_and(names_comments)
                 || e.classes().any(|c| {
                     COMMENT_CLASSES.iter().any(|n| c.eq_ignore_ascii_case(n))
                         || c.get(..9)
                             .is_some_and(|p| p.eq_ignore_ascii_case("comments-"))
                 }))
+    })
+}
+
+/// Whether an id holds one of [`COMMENT_STEMS`], ignoring ASCII case: one pass over it,
+/// a stem tried only where its first letter stands (every element with an id asks).
+fn names_comments(id: &str) -> bool {
+    let b = id.as_bytes();
+    (0..b.len()).any(|i| {
+        let first = b[i].to_ascii_lowercase();
+        COMMENT_STEMS.iter().any(|w| {
+            w.as_bytes()[0] == first
+                && b.get(i..i + w.len())
+                    .is_some_and(|s| s.eq_ignore_ascii_case(w.as_bytes()))
+        })
     })
 }
 
