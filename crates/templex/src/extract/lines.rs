@@ -85,12 +85,11 @@ const IDENTIFIER_RUN: usize = 2;
 /// reads. Code blocks keep theirs: a listing of identifiers can be an example.
 pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [bool]) {
     for line in lines.iter() {
-        let (mut ids, mut id_chars) = (0usize, 0usize);
-        for &id in line {
-            let (n, len) = doc.text(id).map_or((0, 0), |t| uuids(t.as_bytes()));
-            ids += n;
-            id_chars += len;
-        }
+        let ids: usize = line
+            .iter()
+            .filter_map(|&id| doc.text(id))
+            .map(|t| uuids(t.as_bytes()))
+            .sum();
         // Most lines hold no UUID: their characters need no counting.
         if ids < IDENTIFIER_RUN {
             continue;
@@ -100,7 +99,7 @@ pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [b
             .filter_map(|&id| doc.text(id))
             .map(|t| t.bytes().filter(|b| !b.is_ascii_whitespace()).count())
             .sum();
-        if (id_chars as f64) < IDENTIFIER_SHARE * chars as f64
+        if ((ids * UUID_LEN) as f64) < IDENTIFIER_SHARE * chars as f64
             || line.first().is_some_and(|&id| in_code(doc, id))
         {
             continue;
@@ -113,11 +112,13 @@ pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [b
     }
 }
 
-/// The UUIDs in `text` (8-4-4-4-12 hexadecimal digits, wherever they stand) and the bytes
-/// they take. Found from their first dash: most text has few dashes, and memchr skips
-/// the rest.
-fn uuids(text: &[u8]) -> (usize, usize) {
-    const LEN: usize = 36;
+/// Bytes of a UUID: 8-4-4-4-12 hexadecimal digits.
+const UUID_LEN: usize = 36;
+
+/// How many UUIDs `text` holds, wherever they stand. Found from their first dash: most
+/// text has few dashes, and memchr skips the rest.
+fn uuids(text: &[u8]) -> usize {
+    const LEN: usize = UUID_LEN;
     const DASHES: [usize; 4] = [8, 13, 18, 23];
     let is_uuid = |s: &[u8]| {
         s.iter().enumerate().all(|(i, b)| {
@@ -141,7 +142,7 @@ fn uuids(text: &[u8]) -> (usize, usize) {
             _ => from = d + 1,
         }
     }
-    (n, n * LEN)
+    n
 }
 
 /// Whether `id` sits in a code block or inline code.
@@ -158,13 +159,13 @@ mod tests {
 
     #[test]
     fn uuids_are_found_wherever_they_stand() {
-        assert_eq!(uuids(b"ba5b7f3a-54d2-4325-80e5-e7a159900d3f"), (1, 36));
+        assert_eq!(uuids(b"ba5b7f3a-54d2-4325-80e5-e7a159900d3f"), 1);
         assert_eq!(
             uuids(b"Sf2f260c3-bf1f-466a-b856-6f031758a086p16207f0d-5442-4472-ad51-162a45a841c3"),
-            (2, 72)
+            2
         );
-        assert_eq!(uuids(b"ba5b7f3a-54d2-4325-80e5-e7a159900d3"), (0, 0));
-        assert_eq!(uuids(b"ba5b7f3a_54d2-4325-80e5-e7a159900d3f"), (0, 0));
-        assert_eq!(uuids("é".as_bytes()), (0, 0));
+        assert_eq!(uuids(b"ba5b7f3a-54d2-4325-80e5-e7a159900d3"), 0);
+        assert_eq!(uuids(b"ba5b7f3a_54d2-4325-80e5-e7a159900d3f"), 0);
+        assert_eq!(uuids("é".as_bytes()), 0);
     }
 }
