@@ -9,7 +9,9 @@
 use std::ops::Range;
 
 use crate::dom::tags::is_block;
-use crate::dom::{Document, NodeData, NodeId, deadline};
+use markup5ever::local_name;
+
+use crate::dom::{Document, LocalName, NodeData, NodeId, deadline};
 
 /// The kept text nodes under a root, in document order, and the lines they make: the
 /// runs of them between block-level boundaries.
@@ -18,6 +20,8 @@ pub(crate) struct Lines {
     pub(crate) nodes: Vec<NodeId>,
     /// Each line, a range of [`Lines::nodes`].
     pub(crate) lines: Vec<Range<usize>>,
+    /// Per line, whether it sits in code (`<pre>`, `<code>`, `<samp>`, `<kbd>`).
+    pub(crate) code: Vec<bool>,
 }
 
 impl Lines {
@@ -30,11 +34,16 @@ impl Lines {
         let mut out = Lines {
             nodes: Vec::new(),
             lines: Vec::new(),
+            code: Vec::new(),
         };
+        // Where the outermost open code element ends, and whether the current line's first
+        // text stands inside one (read in the walk: a deep page asks no ancestors).
+        let (mut code_to, mut line_code) = (0u32, false);
         let mut start = 0usize;
-        let flush = |out: &mut Lines, start: &mut usize| {
+        let flush = |out: &mut Lines, start: &mut usize, line_code: bool| {
             if out.nodes.len() > *start {
                 out.lines.push(*start..out.nodes.len());
+                out.code.push(line_code);
             }
             *start = out.nodes.len();
         };
@@ -44,22 +53,30 @@ impl Lines {
             }
             while open.last().is_some_and(|&end| end <= id.0) {
                 open.pop();
-                flush(&mut out, &mut start);
+                flush(&mut out, &mut start, line_code);
             }
             match &doc.node(id).data {
-                NodeData::Element(e) if is_block(&e.name.local) && id != root => {
-                    flush(&mut out, &mut start);
-                    open.push(doc.node(id).end.0);
+                NodeData::Element(e) => {
+                    if is_block(&e.name.local) && id != root {
+                        flush(&mut out, &mut start, line_code);
+                        open.push(doc.node(id).end.0);
+                    }
+                    if id.0 >= code_to && is_code(&e.name.local) {
+                        code_to = doc.node(id).end.0;
+                    }
                 }
                 NodeData::Text(r)
                     if kept(id) && !doc.text_buffer()[r.clone()].trim().is_empty() =>
                 {
+                    if out.nodes.len() == start {
+                        line_code = id.0 < code_to;
+                    }
                     out.nodes.push(id);
                 }
                 _ => {}
             }
         }
-        flush(&mut out, &mut start);
+        flush(&mut out, &mut start, line_code);
         Some(out)
     }
 
@@ -84,7 +101,10 @@ const IDENTIFIER_RUN: usize = 2;
 /// "Sponsored" with spans of UUIDs its CSS hides, 115 "words" a line) or what a script
 /// reads. Code blocks keep theirs: a listing of identifiers can be an example.
 pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [bool]) {
-    for line in lines.iter() {
+    for (line, &code) in lines.iter().zip(&lines.code) {
+        if code {
+            continue;
+        }
         let ids: usize = line
             .iter()
             .filter_map(|&id| doc.text(id))
@@ -99,9 +119,7 @@ pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [b
             .filter_map(|&id| doc.text(id))
             .map(|t| t.bytes().filter(|b| !b.is_ascii_whitespace()).count())
             .sum();
-        if ((ids * UUID_LEN) as f64) < IDENTIFIER_SHARE * chars as f64
-            || line.first().is_some_and(|&id| in_code(doc, id))
-        {
+        if ((ids * UUID_LEN) as f64) < IDENTIFIER_SHARE * chars as f64 {
             continue;
         }
         for id in line {
@@ -145,12 +163,12 @@ fn uuids(text: &[u8]) -> usize {
     n
 }
 
-/// Whether `id` sits in a code block or inline code.
-fn in_code(doc: &Document, id: NodeId) -> bool {
-    doc.ancestors(id).any(|a| {
-        doc.element(a)
-            .is_some_and(|e| matches!(&*e.name.local, "pre" | "code" | "samp" | "kbd"))
-    })
+/// Code: a block (`<pre>`) or inline (`<code>`, `<samp>`, `<kbd>`).
+fn is_code(tag: &LocalName) -> bool {
+    matches!(
+        *tag,
+        local_name!("pre") | local_name!("code") | local_name!("samp") | local_name!("kbd")
+    )
 }
 
 #[cfg(test)]
