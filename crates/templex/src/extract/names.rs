@@ -196,6 +196,30 @@ pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
     named(doc, id, NEVER, true)
 }
 
+/// Class names of text that only screen readers announce (`sr-only`, WordPress's
+/// `screen-reader-text`): a sighted reader never sees it, whatever the page's script does.
+const SCREEN_READER_NAMES: &[&str] = &[
+    "sr-only",
+    "screen-reader-text",
+    "screen-reader-only",
+    "visually-hidden",
+    "visuallyhidden",
+    "a11y-hidden",
+];
+
+/// Whether an element carries a class of [`SCREEN_READER_NAMES`] (the whole name, any case).
+pub(crate) fn screen_reader_only(doc: &Document, id: NodeId) -> bool {
+    doc.element(id)
+        .and_then(|e| e.attr("class"))
+        .is_some_and(|c| {
+            c.split_ascii_whitespace().any(|n| {
+                SCREEN_READER_NAMES
+                    .iter()
+                    .any(|s| n.eq_ignore_ascii_case(s))
+            })
+        })
+}
+
 /// Whether an element's class or id names something that is no product's content
 /// ([`PRODUCT_ASIDES`] heading or ending it).
 pub(crate) fn product_aside(doc: &Document, id: NodeId) -> bool {

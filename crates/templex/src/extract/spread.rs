@@ -79,6 +79,21 @@ pub(crate) fn drop_never_content(doc: &Document, spread: &mut Content, page_word
     drop_named(doc, spread, page_words, super::names::never_content);
 }
 
+/// `content` without text that only screen readers announce
+/// ([`screen_reader_only`](super::names::screen_reader_only)): a product card's "Add to
+/// cart" and "Rating: 4.6 out of 5", a slider's "Image 1 of 5", an icon's name. Either view
+/// keeps it otherwise: the spread view keeps what is hidden (a reader opens tabs and
+/// accordions), and a container need not name it.
+pub(crate) fn drop_screen_reader_text(doc: &Document, content: &mut Content) {
+    let Some(root) = content.root else { return };
+    let dropped = excluded_below(doc, root, |id| {
+        content.keep[id.index()] && super::names::screen_reader_only(doc, id)
+    });
+    for (keep, dropped) in content.keep.iter_mut().zip(dropped) {
+        *keep &= !dropped;
+    }
+}
+
 /// The content of a page that declares itself a product without what is no product's
 /// content by its name ([`product_aside`](super::names::product_aside): its reviews, the
 /// other products' carousels), as an article's comments and related stories are not the

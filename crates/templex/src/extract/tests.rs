@@ -1848,3 +1848,42 @@ fn soft_hyphens_are_not_text() {
     let (words, _) = super::blocks::count(para);
     assert_eq!(words, 20, "{para}");
 }
+
+/// Text that only screen readers announce (`sr-only`, `screen-reader-text`,
+/// `visually-hidden`) is no content in either view: a product card's "Add to cart" and
+/// rating in a listing that spreads, a link's "(opens in a new tab)" in an article's
+/// container. A class that merely holds such a word (`sr-only-focusable` is a skip link's,
+/// shown on focus) and text hidden by a tab stay as before.
+#[test]
+fn screen_reader_text_is_not_content() {
+    let cards: String = (1..=8)
+        .map(|i| {
+            format!(
+                "<li class=product><a href=/p/{i}><h3>Beard oil number {i}</h3></a>\
+                 <p>A light oil of cedar and pine that softens the beard, from ${i}2.</p>\
+                 <span class=visually-hidden>Rating: 4.{i} out of 5.0</span>\
+                 <a class=add href=/cart/{i}><span class=sr-only>Add to cart</span></a></li>"
+            )
+        })
+        .collect();
+    let listing = format!(
+        "<html><head><title>Beard oils</title></head><body><nav><a href=/>Home</a></nav>\
+         <main><h1>Beard oils</h1><ul class=products>{cards}</ul></main></body></html>"
+    );
+    assert_has(
+        &extracted_text(&listing),
+        &["Beard oil number 1", "cedar and pine", "Beard oil number 8"],
+        &["Add to cart", "out of 5.0"],
+    );
+    let article = format!(
+        "<html><body><article><h1>Lanes</h1><p>{PROSE} Read the \
+         <a href=/plan>council's plan<span class=screen-reader-text> (opens in a new tab)</span></a> \
+         for the details.</p><p>{PROSE}</p><p class=sr-only-focusable>The vote is on Monday \
+         and anyone may speak.</p></article></body></html>"
+    );
+    assert_has(
+        &extracted_text(&article),
+        &["council's plan", "for the details", "The vote is on Monday"],
+        &["opens in a new tab"],
+    );
+}

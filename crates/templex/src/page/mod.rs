@@ -11,8 +11,8 @@ use crate::extract::{
     Block, Content, ContentConfig, Lines, Metadata, Rest, content_html, content_markdown,
     content_text, declares_article, declares_discussion, declares_product, drop_identifier_lines,
     drop_never_content, drop_product_asides, drop_repeated_copies, drop_repeated_quotes,
-    has_kept_text, kept_words, page_content_and_blocks, page_metadata, short_page_content,
-    spread_content, url_date,
+    drop_screen_reader_text, has_kept_text, kept_words, page_content_and_blocks, page_metadata,
+    short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -343,6 +343,7 @@ fn choose_view(
             let page_words = doc.body().map_or(0, |b| kept_words(doc, b, |_| true));
             drop_product_asides(doc, &mut content, page_words);
         }
+        drop_screen_reader_text(doc, &mut content);
         drop_repeated_quotes(doc, root, &mut content.keep);
         if let Some(lines) = Lines::of(doc, root, &content.keep) {
             drop_repeated_copies(doc, &lines, &mut content.keep);
