@@ -4,6 +4,7 @@
 use url::Url;
 
 use crate::dom::Document;
+use crate::extract::document_url;
 
 /// The site of a page: its URL's registrable domain; for a page without URL, its canonical
 /// link (`<link rel=canonical>`, `og:url`), else the input's directory.
@@ -36,29 +37,6 @@ fn dir_site(input: &str) -> String {
         .map(|d| d.display().to_string())
         .unwrap_or_default();
     format!("file:{dir}")
-}
-
-/// The absolute http(s) URL a page names for itself, if any.
-pub(crate) fn document_url(doc: &Document) -> Option<Url> {
-    use markup5ever::local_name;
-    let head = doc.head()?;
-    doc.descendants(head).find_map(|id| {
-        let e = doc.element(id)?;
-        let href = if e.is(&local_name!("link"))
-            && e.attr("rel").is_some_and(|r| {
-                r.split_whitespace()
-                    .any(|t| t.eq_ignore_ascii_case("canonical"))
-            }) {
-            e.attr("href")
-        } else if e.is(&local_name!("meta")) && e.attr("property") == Some("og:url") {
-            e.attr("content")
-        } else {
-            None
-        }?;
-        Url::parse(href.trim())
-            .ok()
-            .filter(|u| matches!(u.scheme(), "http" | "https"))
-    })
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 
 use markup5ever::local_name;
 
+use url::Url;
+
 use crate::dom::Document;
 
 /// Whether the page says it is an article (`og:type` `article`): then lists beside the
@@ -22,9 +24,89 @@ pub(crate) fn declares_article(doc: &Document) -> bool {
         && (!plain_page || open_graph(doc, "article:published_time").is_some())
 }
 
-/// Whether the page's JSON-LD describes a discussion (`DiscussionForumPosting`, `QAPage`).
-pub(crate) fn declares_discussion(doc: &Document) -> bool {
+/// Whether the page says it is a discussion: its JSON-LD describes one
+/// (`DiscussionForumPosting`, `QAPage`), or its address — `url`, where the caller fetched
+/// it, or the one it names for itself ([`document_url`]) — is a thread's
+/// ([`names_thread`]).
+pub(crate) fn declares_discussion(doc: &Document, url: Option<&Url>) -> bool {
     LdKinds::of(doc).discussion
+        || url.is_some_and(names_thread)
+        || document_url(doc).is_some_and(|u| names_thread(&u))
+}
+
+/// Whether a URL is a thread's as forum software lays them out: a `topic`, `thread` or
+/// `discussion` path with a number after it (NodeBB's `/topic/18427/…`, XenForo's
+/// `/threads/title.115684/`, Vanilla's `/discussion/39620/…`), Discourse's
+/// `/t/title/117253`, Flarum's `/d/2068-title`, Stack Exchange's `/questions/780353/…`,
+/// Reddit's `/r/x/comments/…`, phpBB's `viewtopic.php`, vBulletin's `showthread.php`,
+/// Invision's `?/topic/…`, SMF's `?topic=589061.0`. A section's `/topic/cloud/` (no
+/// number) is a listing of articles.
+pub(crate) fn names_thread(url: &Url) -> bool {
+    let segments: Vec<String> = url
+        .path_segments()
+        .map(|s| {
+            s.filter(|s| !s.is_empty())
+                .map(str::to_ascii_lowercase)
+                .collect()
+        })
+        .unwrap_or_default();
+    let has_digit = |s: &[String]| s.iter().any(|s| s.bytes().any(|b| b.is_ascii_digit()));
+    let starts_with_number = |s: &str| {
+        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && matches!(s.as_bytes().get(digits), None | Some(b'-'))
+    };
+    let by_path = segments.iter().enumerate().any(|(i, s)| {
+        let rest = &segments[i + 1..];
+        match s.as_str() {
+            "topic" | "thread" | "threads" | "discussion" | "discussions" | "showtopic" => {
+                has_digit(rest)
+            }
+            "t" => rest
+                .get(1)
+                .is_some_and(|id| id.bytes().all(|b| b.is_ascii_digit())),
+            "d" => rest.first().is_some_and(|id| starts_with_number(id)),
+            "questions" => rest
+                .first()
+                .is_some_and(|id| id.bytes().all(|b| b.is_ascii_digit())),
+            "comments" => i > 0 && !rest.is_empty(),
+            "viewtopic.php" | "showthread.php" | "showtopic.php" => true,
+            _ => false,
+        }
+    });
+    let query = url.query().unwrap_or("").to_ascii_lowercase();
+    by_path
+        || (query.starts_with("/topic/") && query.bytes().any(|b| b.is_ascii_digit()))
+        || query.split('&').any(|kv| {
+            kv.strip_prefix("topic=")
+                .is_some_and(starts_with_number_or_dot)
+        })
+}
+
+/// Whether a query value starts with a number (SMF's `589061.0`).
+fn starts_with_number_or_dot(v: &str) -> bool {
+    v.bytes().next().is_some_and(|b| b.is_ascii_digit())
+}
+
+/// The absolute http(s) URL a page names for itself, if any.
+pub(crate) fn document_url(doc: &Document) -> Option<Url> {
+    let head = doc.head()?;
+    doc.descendants(head).find_map(|id| {
+        let e = doc.element(id)?;
+        let href = if e.is(&local_name!("link"))
+            && e.attr("rel").is_some_and(|r| {
+                r.split_whitespace()
+                    .any(|t| t.eq_ignore_ascii_case("canonical"))
+            }) {
+            e.attr("href")
+        } else if e.is(&local_name!("meta")) && e.attr("property") == Some("og:url") {
+            e.attr("content")
+        } else {
+            None
+        }?;
+        Url::parse(href.trim())
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+    })
 }
 
 /// What a page's JSON-LD says it is, read from its `@type`s wherever they stand.
@@ -198,4 +280,43 @@ pub(crate) fn page_title(doc: &Document) -> Option<String> {
         let t = crate::dom::collapse_whitespace(&doc.visible_text(h1));
         (!t.is_empty()).then_some(t)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Forum software's thread addresses name a thread; a section, a topic index or a
+    /// shop's `/t/` path do not.
+    #[test]
+    fn thread_addresses_are_known_by_their_shape() {
+        let is = |u: &str| names_thread(&Url::parse(u).unwrap());
+        for u in [
+            "https://community.nodebb.org/topic/18427/rc1-of-nodebb-v4",
+            "https://www.usingenglish.com/forum/threads/car-rental-or-car-rent.115684/",
+            "https://open.vanillaforums.com/discussion/39620/higher-logic",
+            "https://answers.netlify.com/t/deploy-failed-for-unknown-reason/117253",
+            "https://discuss.flarum.org/d/2068-types-of-threads",
+            "https://unix.stackexchange.com/questions/780353/join-files",
+            "https://www.reddit.com/r/Cooking/comments/1rl0nt4/enameled_cast_iron/",
+            "https://forum.nationstates.net/viewtopic.php?f=20&t=487157",
+            "https://forum.doom9.org/showthread.php?t=186269",
+            "https://forum.affinity.serif.com/index.php?/topic/201820-ai-discussion/",
+            "https://www.simplemachines.org/community/index.php?topic=589061.0",
+        ] {
+            assert!(is(u), "{u}");
+        }
+        for u in [
+            "https://www.ciodive.com/topic/cloud/",
+            "https://www.britannica.com/topic/history-of-coffee",
+            "https://github.com/topics/machine-learning",
+            "https://www.nike.com/t/pegasus-41-mens-road-running-shoes-LMhfRGdO",
+            "https://www.eventbrite.com/d/online/tech-conferences/",
+            "https://stackoverflow.com/questions/tagged/rust",
+            "https://example.com/comments",
+            "https://example.com/index.php?topic=news",
+        ] {
+            assert!(!is(u), "{u}");
+        }
+    }
 }

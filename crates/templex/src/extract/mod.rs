@@ -48,6 +48,8 @@ pub(crate) use render::{content_html, content_markdown};
 
 pub(crate) use config::Content;
 pub use config::ContentConfig;
+#[cfg(feature = "batch")]
+pub(crate) use declared::document_url;
 pub(crate) use declared::{declares_article, declares_discussion, declares_product, page_title};
 pub use spread::non_template_mask;
 #[cfg(feature = "batch")]

@@ -194,7 +194,9 @@ pub(crate) fn page_level_content(
     url: Option<&Url>,
     config: &ContentConfig,
 ) -> Content {
-    choose_view(doc, config, |container| chrome(doc, url, config, container))
+    choose_view(doc, config, url, |container| {
+        chrome(doc, url, config, container)
+    })
 }
 
 /// [`page_level_content`] of a page parsed for text only (attributes pruned, as batch mode
@@ -208,7 +210,7 @@ pub(crate) fn page_level_content_of_text(
     config: &ContentConfig,
     lean: impl FnOnce() -> Option<Document>,
 ) -> Content {
-    choose_view(doc, config, |container| match lean() {
+    choose_view(doc, config, url, |container| match lean() {
         Some(lean) if lean.len() == doc.len() => chrome(&lean, url, config, container),
         _ => chrome(doc, url, config, container),
     })
@@ -223,7 +225,7 @@ pub(crate) fn page_level_content_with_template(
     config: &ContentConfig,
     template: &[bool],
 ) -> Content {
-    choose_view(doc, config, |_| template.to_vec())
+    choose_view(doc, config, None, |_| template.to_vec())
 }
 
 /// What is chrome on `doc`, whose container under `config` is `container`: what both
@@ -323,12 +325,13 @@ const CONTENT_THRESHOLD: f64 = 0.8;
 fn choose_view(
     doc: &Document,
     config: &ContentConfig,
+    url: Option<&Url>,
     chrome: impl FnOnce(&Content) -> Vec<bool>,
 ) -> Content {
     // A thread's replies are its content, not reader comments beside it (forums name each
     // post a comment: Invision's `elComment_…`, vBulletin's `comments`).
     let discussion;
-    let config = if !config.comments && declares_discussion(doc) {
+    let config = if !config.comments && declares_discussion(doc, url) {
         discussion = ContentConfig {
             comments: true,
             ..config.clone()
@@ -580,7 +583,7 @@ mod tests {
                 };
                 let url = p.url.as_ref();
                 let model = PageLevelModel::builtin();
-                let chosen = choose_view(&doc, &config, |c| {
+                let chosen = choose_view(&doc, &config, url, |c| {
                     chrome_by(&doc, url, &config, c, model, &forest)
                 });
                 let body = doc.body().unwrap_or(NodeId::ROOT);
@@ -728,7 +731,7 @@ mod tests {
             }
             t
         };
-        let c = choose_view(&doc, config, chrome);
+        let c = choose_view(&doc, config, None, chrome);
         content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
     }
 
@@ -767,6 +770,25 @@ mod tests {
         let article = menu_and_foot_are_chrome(&page(""), &config);
         assert!(article.contains("every evening"), "{article}");
         assert!(!article.contains("first reply"), "{article}");
+        // A page that names itself by a thread's address declares the same, without JSON-LD
+        // (Vanilla's, phpBB's); a section's address does not.
+        let canonical = |href: &str| page(&format!("<link rel=canonical href='{href}'>"));
+        for href in [
+            "https://forum.example/discussion/39620/router-drops",
+            "https://forum.example/viewtopic.php?f=20&t=487157",
+        ] {
+            let thread = menu_and_foot_are_chrome(&canonical(href), &config);
+            assert!(thread.contains("fourth reply"), "{href}: {thread}");
+        }
+        let section =
+            menu_and_foot_are_chrome(&canonical("https://news.example/topic/cloud/"), &config);
+        assert!(!section.contains("first reply"), "{section}");
+        // Where the caller fetched it counts as much as what it names itself.
+        let doc = crate::dom::parse_str(&page(""));
+        let url = Url::parse("https://forum.example/t/router-drops/117253").unwrap();
+        let c = choose_view(&doc, &config, Some(&url), |_| vec![false; doc.len()]);
+        let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
+        assert!(text.contains("fourth reply"), "{text}");
     }
 
     /// An article of its own beside reader comments is the content: the comments do not
@@ -790,7 +812,9 @@ mod tests {
         };
         let nothing_is_chrome = |html: &str| {
             let doc = crate::dom::parse_str(html);
-            let c = choose_view(&doc, &ContentConfig::default(), |_| vec![false; doc.len()]);
+            let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
+                vec![false; doc.len()]
+            });
             content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
         };
         let text = nothing_is_chrome(&page(&article));
@@ -845,7 +869,7 @@ mod tests {
         };
         let links = lists(true);
         let doc = crate::dom::parse_str(&links);
-        let c = choose_view(&doc, &ContentConfig::default(), |_| {
+        let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
             panic!("the detectors ran beside link lists")
         });
         let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
@@ -854,7 +878,7 @@ mod tests {
 
         let doc = crate::dom::parse_str(&lists(false));
         let ran = std::cell::Cell::new(false);
-        choose_view(&doc, &ContentConfig::default(), |_| {
+        choose_view(&doc, &ContentConfig::default(), None, |_| {
             ran.set(true);
             vec![false; doc.len()]
         });
