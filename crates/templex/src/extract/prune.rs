@@ -419,6 +419,41 @@ pub(crate) fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool
     false
 }
 
+/// Whether what `keep` keeps under `root` (the root walked into whatever its own mark, as
+/// [`has_kept_text`] does) is some text, all of it inside links (`<a href>`), under `max`
+/// words: a menu. The walk stops at the first word outside a link, which on most pages is
+/// among the first.
+pub(crate) fn is_menu(doc: &Document, root: NodeId, keep: &[bool], max: usize) -> bool {
+    let mut words = 0;
+    // The end of the outermost open link, in document order.
+    let mut link_end = 0;
+    let mut walk = doc.visible(root);
+    while let Some(id) = walk.next() {
+        if !keep[id.index()] && id != root {
+            walk.skip_subtree(id);
+            continue;
+        }
+        if id.0 >= link_end
+            && doc
+                .element(id)
+                .is_some_and(|e| e.is(&local_name!("a")) && e.attr("href").is_some())
+        {
+            link_end = doc.subtree(id).end;
+        }
+        if let Some(t) = doc.text(id) {
+            let n = super::blocks::text_words(t);
+            if n > 0 && id.0 >= link_end {
+                return false;
+            }
+            words += n;
+            if words >= max {
+                return false;
+            }
+        }
+    }
+    words > 0
+}
+
 /// Lower-cased alphanumeric words of a title.
 pub(super) fn title_words(t: &str) -> Vec<String> {
     t.split(|c: char| !c.is_alphanumeric())

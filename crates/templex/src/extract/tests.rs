@@ -1887,3 +1887,22 @@ fn screen_reader_text_is_not_content() {
         &["opens in a new tab"],
     );
 }
+
+/// A page whose only text is a few links (an app's shell: its account menu, the scripts
+/// load the rest) has no content; a short notice that holds a link keeps it, and so does a
+/// lone paragraph.
+#[test]
+fn a_menu_alone_is_no_content() {
+    let shell = "<html><body><header><div class=account><a href=/account>Account</a> \
+                 <a href=/orders>Orders</a> <a href=/logout>Sign Out</a> <a href=/login>Sign In</a>\
+                 </div></header><div id=app></div></body></html>";
+    assert_eq!(extracted_text(shell).trim(), "");
+    let notice = "<html><body><header><a href=/>Home</a></header><main><p>This page moved. \
+                  Read the <a href=/new>new page</a> instead.</p></main></body></html>";
+    assert_has(
+        &extracted_text(notice),
+        &["This page moved", "new page"],
+        &[],
+    );
+    assert_has(&extracted_text("<p>Hello world</p>"), &["Hello world"], &[]);
+}

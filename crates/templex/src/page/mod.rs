@@ -11,8 +11,8 @@ use crate::extract::{
     Block, Content, ContentConfig, Lines, Metadata, Rest, content_html, content_markdown,
     content_text, declares_article, declares_discussion, declares_product, drop_identifier_lines,
     drop_never_content, drop_product_asides, drop_repeated_copies, drop_repeated_quotes,
-    drop_screen_reader_text, has_kept_text, kept_words, page_content_and_blocks, page_metadata,
-    short_page_content, spread_content, url_date,
+    drop_screen_reader_text, has_kept_text, is_menu, kept_words, page_content_and_blocks,
+    page_metadata, short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -359,11 +359,24 @@ fn choose_view(
     };
     if !deadline::passed() && empty() {
         if let Some(short) = short_page_content(doc, config) {
-            return short;
+            content = short;
         }
+    }
+    // Links alone, a few of them, are a menu: the page shows nothing else (an app's shell
+    // with its account links, a forum's shell whose posts a script loads).
+    if content
+        .root
+        .is_some_and(|root| is_menu(doc, root, &content.keep, MENU_WORDS))
+    {
+        content.keep.iter_mut().for_each(|k| *k = false);
     }
     content
 }
+
+/// The words under which content made of links alone is a menu, not a list of links the
+/// page is for (a directory's): a menu of account or section links holds a handful. On the
+/// four sets the rule moves the same two pages from 20 words to no bound at all.
+const MENU_WORDS: usize = 50;
 
 /// The container or the spread view, whichever holds the page's content: the spread view
 /// when the container holds under [`ContentConfig::spread`] of its words, or under
