@@ -41,7 +41,7 @@ pub(crate) fn declares_discussion(doc: &Document, url: Option<&Url>) -> bool {
 /// Reddit's `/r/x/comments/…`, phpBB's `viewtopic.php`, vBulletin's `showthread.php`,
 /// Invision's `?/topic/…`, SMF's `?topic=589061.0`. A section's `/topic/cloud/` (no
 /// number) is a listing of articles.
-pub(crate) fn names_thread(url: &Url) -> bool {
+fn names_thread(url: &Url) -> bool {
     let segments: Vec<String> = url
         .path_segments()
         .map(|s| {
@@ -78,13 +78,8 @@ pub(crate) fn names_thread(url: &Url) -> bool {
         || (query.starts_with("/topic/") && query.bytes().any(|b| b.is_ascii_digit()))
         || query.split('&').any(|kv| {
             kv.strip_prefix("topic=")
-                .is_some_and(starts_with_number_or_dot)
+                .is_some_and(|v| v.bytes().next().is_some_and(|b| b.is_ascii_digit()))
         })
-}
-
-/// Whether a query value starts with a number (SMF's `589061.0`).
-fn starts_with_number_or_dot(v: &str) -> bool {
-    v.bytes().next().is_some_and(|b| b.is_ascii_digit())
 }
 
 /// The absolute http(s) URL a page names for itself, if any.
