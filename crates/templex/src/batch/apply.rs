@@ -190,7 +190,7 @@ fn extract_one(
                 let keep = non_template_mask(doc, &template);
                 content_text(doc, body, &|id: NodeId| keep[id.index()])
             });
-            let content = page_level_content_with_template(doc, &config.content, &template);
+            let content = page_level_content_with_template(doc, url, &config.content, &template);
             (
                 refine(doc, content, &c.content, &config.content),
                 c.model.method(),

@@ -198,6 +198,9 @@ pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
 
 /// Class names of text that only screen readers announce (`sr-only`, WordPress's
 /// `screen-reader-text`): a sighted reader never sees it, whatever the page's script does.
+/// Four of them are among [`HIDDEN_NAMES`] too, whose hints the shipped models were trained
+/// on: that list also holds `hidden`, a state a script lifts (tabs), and growing it would
+/// move the models' inputs.
 const SCREEN_READER_NAMES: &[&str] = &[
     "sr-only",
     "screen-reader-text",

@@ -219,13 +219,15 @@ pub(crate) fn page_level_content_of_text(
 /// [`page_level_content`] of a page whose site gave its template: the template is the chrome
 /// of the spread view, in place of the page-level detectors' guess (what the site repeats
 /// is known, and the detectors, a second parse of a page parsed for its text, cost more
-/// than the rest of the page's content together).
+/// than the rest of the page's content together). `url` is where the page was fetched, as
+/// for [`page_level_content`].
 pub(crate) fn page_level_content_with_template(
     doc: &Document,
+    url: Option<&Url>,
     config: &ContentConfig,
     template: &[bool],
 ) -> Content {
-    choose_view(doc, config, None, |_| template.to_vec())
+    choose_view(doc, config, url, |_| template.to_vec())
 }
 
 /// What is chrome on `doc`, whose container under `config` is `container`: what both

@@ -266,7 +266,12 @@ impl TemplateResult {
                 Method::MainContent,
             );
         }
-        let content = page_level_content_with_template(&self.doc, config, &self.template);
+        let content = page_level_content_with_template(
+            &self.doc,
+            Some(&self.key_url),
+            config,
+            &self.template,
+        );
         let refined = crate::sitecontent::refine(&self.doc, content, &self.site_content, config);
         (refined, self.method)
     }
