@@ -83,11 +83,19 @@ pub(crate) fn drop_never_content(doc: &Document, spread: &mut Content, page_word
 /// ([`screen_reader_only`](super::names::screen_reader_only)): a product card's "Add to
 /// cart" and "Rating: 4.6 out of 5", a slider's "Image 1 of 5", an icon's name. Either view
 /// keeps it otherwise: the spread view keeps what is hidden (a reader opens tabs and
-/// accordions), and a container need not name it.
+/// accordions), and a container need not name it. Inside a table's cell it stays.
 pub(crate) fn drop_screen_reader_text(doc: &Document, content: &mut Content) {
     let Some(root) = content.root else { return };
+    // Inside a table's cell, such text is the cell's value shown as an icon (a comparison
+    // table's ✓ read "Yes"): a reader reads it off the icon.
+    let mut in_cell = vec![false; doc.len()];
     let dropped = excluded_below(doc, root, |id| {
-        content.keep[id.index()] && super::names::screen_reader_only(doc, id)
+        let cell = doc.parent(id).is_some_and(|p| in_cell[p.index()])
+            || doc
+                .tag(id)
+                .is_some_and(|t| matches!(*t, local_name!("td") | local_name!("th")));
+        in_cell[id.index()] = cell;
+        !cell && content.keep[id.index()] && super::names::screen_reader_only(doc, id)
     });
     for (keep, dropped) in content.keep.iter_mut().zip(dropped) {
         *keep &= !dropped;

@@ -1852,7 +1852,7 @@ fn soft_hyphens_are_not_text() {
 /// Text that only screen readers announce (`sr-only`, `screen-reader-text`,
 /// `visually-hidden`) is no content in either view: a product card's "Add to cart" and
 /// rating in a listing that spreads, a link's "(opens in a new tab)" in an article's
-/// container. A class that merely holds such a word (`sr-only-focusable` is a skip link's,
+/// container; in a table's cell it stays, the value an icon shows. A class that merely holds such a word (`sr-only-focusable` is a skip link's,
 /// shown on focus) and text hidden by a tab stay as before.
 #[test]
 fn screen_reader_text_is_not_content() {
@@ -1885,6 +1885,23 @@ fn screen_reader_text_is_not_content() {
         &extracted_text(&article),
         &["council's plan", "for the details", "The vote is on Monday"],
         &["opens in a new tab"],
+    );
+    // In a table's cell the text is the value its icon shows (a comparison's ✓ and ✗).
+    let rows: String = ["Messaging any time", "Video sessions", "Group sessions"]
+        .iter()
+        .map(|f| {
+            format!(
+                "<tr><th>{f} with a licensed therapist, from home, when it suits you</th><td><i aria-hidden=true class=check></i>                 <span class=sr-only>Included</span></td><td><i aria-hidden=true class=cross></i>                 <span class=sr-only>Missing</span></td></tr>"
+            )
+        })
+        .collect();
+    let table = format!(
+        "<html><body><main><h1>Plans</h1><p>{PROSE}</p><table>{rows}</table></main></body></html>"
+    );
+    assert_has(
+        &extracted_text(&table),
+        &["Messaging any time", "Included", "Missing"],
+        &[],
     );
 }
 
