@@ -1,5 +1,6 @@
 //! The content's lines — its kept text grouped by the block-level element it sits in, as a
-//! reader sees it rendered — and the lines no reader reads: runs of machine identifiers.
+//! reader sees it rendered — and the lines no reader reads: runs of machine identifiers,
+//! and the chrome a thread repeats around every post.
 //!
 //! The passes over the rendered content ([`drop_repeated_copies`](super::drop_repeated_copies),
 //! [`drop_identifier_lines`]) weigh lines, not elements: one line can span many inline
@@ -125,6 +126,78 @@ pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [b
         for id in line {
             if let Some(k) = keep.get_mut(id.index()) {
                 *k = false;
+            }
+        }
+    }
+}
+
+/// Times a short line must recur for it to be a post's chrome rather than a name or a
+/// phrase a thread repeats ([`drop_post_chrome`]).
+const POST_CHROME_REPEATS: usize = 3;
+
+/// The share of the most repeated line's count that a line must reach to be a post's
+/// chrome: labels recur once per post, a user's name once per post of theirs.
+const POST_CHROME_SHARE: f64 = 0.5;
+
+/// Words up to which a repeated line can be a post's chrome ("Reply With Quote", "Joined",
+/// "Re: <the thread's title>"); a repeated sentence is a quote, not a label.
+const POST_CHROME_WORDS: usize = 8;
+
+/// Drops from `keep` a thread's post chrome: the short lines (up to [`POST_CHROME_WORDS`]
+/// words, outside code) that recur word for word [`POST_CHROME_REPEATS`] times or more and
+/// at least [`POST_CHROME_SHARE`] as often as the line recurring most. Forum software frames
+/// every post with the same labels and controls — "Joined", "Messages", "Reaction score",
+/// "Reply With Quote", "permalink embed save report", "Share on other sites", each post's
+/// "Re: <title>" — once per post, while a poster's name recurs once per post of theirs.
+/// Only for a page that declares a discussion: elsewhere a repeated short line is a
+/// listing's price or a comparison's "Yes".
+pub(crate) fn drop_post_chrome(doc: &Document, lines: &Lines, keep: &mut [bool]) {
+    let mut text = String::new();
+    let mut keys: Vec<Option<String>> = Vec::with_capacity(lines.lines.len());
+    for (line, &code) in lines.iter().zip(&lines.code) {
+        keys.push(None);
+        if code {
+            continue;
+        }
+        text.clear();
+        let mut words = 0;
+        for t in line.iter().filter_map(|&id| doc.text(id)) {
+            words += super::blocks::text_words(t);
+            if words > POST_CHROME_WORDS {
+                break;
+            }
+            for w in t.split_whitespace() {
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(w);
+            }
+        }
+        if words > 0 && words <= POST_CHROME_WORDS {
+            if let Some(k) = keys.last_mut() {
+                *k = Some(text.clone());
+            }
+        }
+    }
+    let mut counts: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
+    for k in keys.iter().flatten() {
+        *counts.entry(k.as_str()).or_default() += 1;
+    }
+    let most = counts.values().copied().max().unwrap_or(0);
+    if most < POST_CHROME_REPEATS {
+        return;
+    }
+    let chrome = |n: usize| n >= POST_CHROME_REPEATS && n as f64 >= POST_CHROME_SHARE * most as f64;
+    for (line, key) in lines.iter().zip(&keys) {
+        if key
+            .as_deref()
+            .and_then(|k| counts.get(k))
+            .is_some_and(|&n| chrome(n))
+        {
+            for id in line {
+                if let Some(k) = keep.get_mut(id.index()) {
+                    *k = false;
+                }
             }
         }
     }

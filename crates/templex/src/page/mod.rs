@@ -10,9 +10,9 @@ use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse
 use crate::extract::{
     Block, Content, ContentConfig, Lines, Metadata, Rest, content_html, content_markdown,
     content_text, declares_article, declares_discussion, declares_product, drop_identifier_lines,
-    drop_never_content, drop_product_asides, drop_repeated_copies, drop_repeated_quotes,
-    drop_screen_reader_text, has_kept_text, is_menu, kept_words, page_content_and_blocks,
-    page_metadata, short_page_content, spread_content, url_date,
+    drop_never_content, drop_post_chrome, drop_product_asides, drop_repeated_copies,
+    drop_repeated_quotes, drop_screen_reader_text, has_kept_text, is_menu, kept_words,
+    page_content_and_blocks, page_metadata, short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -332,8 +332,9 @@ fn choose_view(
 ) -> Content {
     // A thread's replies are its content, not reader comments beside it (forums name each
     // post a comment: Invision's `elComment_…`, vBulletin's `comments`).
+    let thread = declares_discussion(doc, url);
     let discussion;
-    let config = if !config.comments && declares_discussion(doc, url) {
+    let config = if !config.comments && thread {
         discussion = ContentConfig {
             comments: true,
             ..config.clone()
@@ -353,6 +354,9 @@ fn choose_view(
         if let Some(lines) = Lines::of(doc, root, &content.keep) {
             drop_repeated_copies(doc, &lines, &mut content.keep);
             drop_identifier_lines(doc, &lines, &mut content.keep);
+            if thread {
+                drop_post_chrome(doc, &lines, &mut content.keep);
+            }
         }
     }
     let empty = || {
@@ -804,6 +808,50 @@ mod tests {
         let c = choose_view(&doc, &config, Some(&url), |_| vec![false; doc.len()]);
         let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
         assert!(text.contains("fourth reply"), "{text}");
+    }
+
+    /// A thread's posts lose the chrome each repeats (labels, controls, "Re: <title>"),
+    /// and keep their posters' names, which recur once per post of theirs; a page that
+    /// declares no discussion keeps its repeated lines.
+    #[test]
+    fn a_threads_post_chrome_is_no_content() {
+        let post = |user: &str, n: usize| {
+            format!(
+                "<article class=post><ul class=profile><li>{user}</li><li>Joined: 2019</li></ul>\
+                 <h3>Re: Router drops at nine</h3><p>Post {n}: check whether a scheduled \
+                 firmware update runs at nine, which is the usual reason and the logs would \
+                 not show it.</p><ul class=controls><li>Reply With Quote</li></ul></article>"
+            )
+        };
+        let posts: String = ["ana", "bo", "ana", "cy", "dee", "bo"]
+            .iter()
+            .enumerate()
+            .map(|(n, user)| post(user, n))
+            .collect();
+        let page = |head: &str| {
+            format!("<html><head>{head}</head><body><div id=thread>{posts}</div></body></html>")
+        };
+        let text = |html: &str| {
+            let doc = crate::dom::parse_str(html);
+            let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
+                vec![false; doc.len()]
+            });
+            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+        };
+        let thread = text(&page(
+            "<link rel=canonical href='https://forum.example/threads/router-drops.115684/'>",
+        ));
+        for kept in ["Post 0:", "Post 5:", "ana", "bo", "cy", "dee"] {
+            assert!(thread.contains(kept), "{kept}: {thread}");
+        }
+        for gone in ["Joined", "Re: Router", "Reply With Quote"] {
+            assert!(!thread.contains(gone), "{gone}: {thread}");
+        }
+        let other = text(&page(""));
+        assert!(
+            other.contains("Reply With Quote") && other.contains("Post 5:"),
+            "{other}"
+        );
     }
 
     /// An article of its own beside reader comments is the content: the comments do not
