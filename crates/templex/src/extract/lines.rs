@@ -156,7 +156,11 @@ pub(crate) fn drop_post_chrome(doc: &Document, lines: &Lines, keep: &mut [bool])
     let mut keys: Vec<Option<String>> = Vec::with_capacity(lines.lines.len());
     for (line, &code) in lines.iter().zip(&lines.code) {
         keys.push(None);
-        if code {
+        // A line an earlier pass dropped (a copy of the content) is no post's frame.
+        let kept = line
+            .iter()
+            .any(|id| keep.get(id.index()).copied().unwrap_or(false));
+        if code || !kept {
             continue;
         }
         text.clear();
