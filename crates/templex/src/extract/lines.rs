@@ -152,37 +152,32 @@ const POST_CHROME_WORDS: usize = 8;
 /// Only for a page that declares a discussion: elsewhere a repeated short line is a
 /// listing's price or a comparison's "Yes".
 pub(crate) fn drop_post_chrome(doc: &Document, lines: &Lines, keep: &mut [bool]) {
-    let mut text = String::new();
-    let mut keys: Vec<Option<String>> = Vec::with_capacity(lines.lines.len());
-    for (line, &code) in lines.iter().zip(&lines.code) {
-        keys.push(None);
-        // A line an earlier pass dropped (a copy of the content) is no post's frame.
-        let kept = line
-            .iter()
-            .any(|id| keep.get(id.index()).copied().unwrap_or(false));
-        if code || !kept {
-            continue;
-        }
-        text.clear();
-        let mut words = 0;
-        for t in line.iter().filter_map(|&id| doc.text(id)) {
-            words += super::blocks::text_words(t);
-            if words > POST_CHROME_WORDS {
-                break;
+    let kept = |id: &NodeId| keep.get(id.index()).copied().unwrap_or(false);
+    // Each short line's words joined by single spaces; `None` for the others, for code and
+    // for a line an earlier pass dropped (a copy of the content is no post's frame).
+    let keys: Vec<Option<String>> = lines
+        .iter()
+        .zip(&lines.code)
+        .map(|(line, &code)| {
+            if code || !line.iter().any(kept) {
+                return None;
             }
-            for w in t.split_whitespace() {
-                if !text.is_empty() {
-                    text.push(' ');
+            let (mut text, mut words) = (String::new(), 0);
+            for t in line.iter().filter_map(|&id| doc.text(id)) {
+                words += super::blocks::text_words(t);
+                if words > POST_CHROME_WORDS {
+                    return None;
                 }
-                text.push_str(w);
+                for w in t.split_whitespace() {
+                    if !text.is_empty() {
+                        text.push(' ');
+                    }
+                    text.push_str(w);
+                }
             }
-        }
-        if words > 0 && words <= POST_CHROME_WORDS {
-            if let Some(k) = keys.last_mut() {
-                *k = Some(text.clone());
-            }
-        }
-    }
+            (words > 0).then_some(text)
+        })
+        .collect();
     let mut counts: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
     for k in keys.iter().flatten() {
         *counts.entry(k.as_str()).or_default() += 1;

@@ -410,7 +410,7 @@ pub(crate) fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool
     let mut walk = doc.visible(root);
     while let Some(id) = walk.next() {
         // The root is walked into whatever its own mark: views mark it or not.
-        if !keep[id.index()] && id != root {
+        if !keep.get(id.index()).copied().unwrap_or(false) && id != root {
             walk.skip_subtree(id);
         } else if doc.text(id).is_some_and(|t| !t.trim().is_empty()) {
             return true;
@@ -429,7 +429,7 @@ pub(crate) fn is_menu(doc: &Document, root: NodeId, keep: &[bool], max: usize) -
     let mut link_end = 0;
     let mut walk = doc.visible(root);
     while let Some(id) = walk.next() {
-        if !keep[id.index()] && id != root {
+        if !keep.get(id.index()).copied().unwrap_or(false) && id != root {
             walk.skip_subtree(id);
             continue;
         }

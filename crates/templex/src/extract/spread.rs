@@ -95,7 +95,7 @@ pub(crate) fn drop_screen_reader_text(doc: &Document, content: &mut Content) {
                 .tag(id)
                 .is_some_and(|t| matches!(*t, local_name!("td") | local_name!("th")));
         in_cell[id.index()] = cell;
-        !cell && content.keep[id.index()] && super::names::screen_reader_only(doc, id)
+        !cell && content.is_content(id) && super::names::screen_reader_only(doc, id)
     });
     for (keep, dropped) in content.keep.iter_mut().zip(dropped) {
         *keep &= !dropped;
