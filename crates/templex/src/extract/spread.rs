@@ -102,6 +102,38 @@ pub(crate) fn drop_screen_reader_text(doc: &Document, content: &mut Content) {
     }
 }
 
+/// `content` without the notices a page shows readers who run no scripts: a `<noscript>`
+/// that names JavaScript in under [`NOSCRIPT_NOTICE_WORDS`] words ("JavaScript is disabled.
+/// For a better experience, please enable JavaScript", "You need to enable JavaScript to run
+/// this app", Disqus's "Please enable JavaScript to view the comments"). The page is read as
+/// a browser without scripts reads it, so that a crawler view held in `<noscript>` (a forum
+/// app's posts) is content; a reader whose scripts run sees the app, never the notice.
+pub(crate) fn drop_noscript_notices(doc: &Document, content: &mut Content) {
+    let Some(root) = content.root else { return };
+    let dropped = excluded_below(doc, root, |id| {
+        doc.tag(id).is_some_and(|t| *t == local_name!("noscript"))
+            && content.is_content(id)
+            && is_script_notice(doc, id)
+    });
+    for (keep, dropped) in content.keep.iter_mut().zip(dropped) {
+        *keep &= !dropped;
+    }
+}
+
+/// The words under which a `<noscript>` naming JavaScript is a notice: the notices of the
+/// four sets hold 3 to 95 words, a crawler view a thread's posts.
+const NOSCRIPT_NOTICE_WORDS: usize = 100;
+
+/// Whether the text under `id` names JavaScript in under [`NOSCRIPT_NOTICE_WORDS`] words.
+fn is_script_notice(doc: &Document, id: NodeId) -> bool {
+    let text = doc.visible_text(id);
+    super::blocks::text_words(&text) < NOSCRIPT_NOTICE_WORDS
+        && text
+            .as_bytes()
+            .windows(b"javascript".len())
+            .any(|w| w.eq_ignore_ascii_case(b"javascript"))
+}
+
 /// The content of a page that declares itself a product without what is no product's
 /// content by its name ([`product_aside`](super::names::product_aside): its reviews, the
 /// other products' carousels), as an article's comments and related stories are not the

@@ -10,9 +10,10 @@ use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse
 use crate::extract::{
     Block, Content, ContentConfig, Lines, Metadata, Rest, content_html, content_markdown,
     content_text, declares_article, declares_discussion, declares_product, drop_identifier_lines,
-    drop_never_content, drop_post_chrome, drop_product_asides, drop_repeated_copies,
-    drop_repeated_quotes, drop_screen_reader_text, has_kept_text, is_menu, kept_words,
-    page_content_and_blocks, page_metadata, short_page_content, spread_content, url_date,
+    drop_never_content, drop_noscript_notices, drop_post_chrome, drop_product_asides,
+    drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text, has_kept_text, is_menu,
+    kept_words, page_content_and_blocks, page_metadata, short_page_content, spread_content,
+    url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -350,6 +351,7 @@ fn choose_view(
             drop_product_asides(doc, &mut content, page_words);
         }
         drop_screen_reader_text(doc, &mut content);
+        drop_noscript_notices(doc, &mut content);
         drop_repeated_quotes(doc, root, &mut content.keep);
         if let Some(lines) = Lines::of(doc, root, &content.keep) {
             drop_repeated_copies(doc, &lines, &mut content.keep);
@@ -364,8 +366,16 @@ fn choose_view(
         !has_kept_text(doc, root, &content.keep)
     };
     if !deadline::passed() && empty() {
-        if let Some(short) = short_page_content(doc, config) {
-            content = short;
+        // A page whose only text is a notice to readers without scripts shows them nothing
+        // else: an app's shell ("You need to enable JavaScript to run this app").
+        if let Some(mut short) = short_page_content(doc, config) {
+            drop_noscript_notices(doc, &mut short);
+            if short
+                .root
+                .is_some_and(|r| has_kept_text(doc, r, &short.keep))
+            {
+                content = short;
+            }
         }
     }
     // Links alone, a few of them, are a menu: the page shows nothing else (an app's shell
@@ -637,6 +647,45 @@ mod tests {
         assert!(!text.contains("Home") && !text.contains("2024"), "{text}");
         assert!(c.markdown().contains("## Sub"), "{}", c.markdown());
         assert!(c.html().contains("<p>"), "{}", c.html());
+    }
+
+    /// A `<noscript>` notice ("JavaScript is disabled…") is what a reader whose scripts
+    /// run never sees: it leaves the content, and a shell whose only text it is has none; a
+    /// crawler view in `<noscript>` (a thread's posts, JavaScript named or not) stays.
+    #[test]
+    fn a_notice_to_readers_without_scripts_is_no_content() {
+        let text = |html: &str| {
+            extract_page(
+                html.as_bytes(),
+                &PageHints::default(),
+                &ContentConfig::default(),
+                &Budget::default(),
+            )
+            .unwrap()
+            .text()
+        };
+        let notice = "<noscript><div class=notice>JavaScript is disabled. For a better \
+                      experience, please enable JavaScript in your browser.</div></noscript>";
+        let article = text(&format!(
+            "<body><article>{notice}<h1>Tides</h1><p>The tide turns twice a day, pulled by \
+             the moon, and the harbour empties at the ebb. Boats wait for the flood to leave \
+             the quay, as they have for centuries.</p></article></body>"
+        ));
+        assert!(article.contains("The tide turns twice"), "{article}");
+        assert!(!article.contains("JavaScript"), "{article}");
+        let shell = text(
+            "<body><noscript>You need to enable JavaScript to run this app.</noscript>\
+             <div id=root></div></body>",
+        );
+        assert_eq!(shell, "");
+        let post = "<div class=post><p>Bundlers rewrite every JavaScript module at build \
+                    time, so a change to one import can move the hash of many files, which \
+                    defeats the cache of every reader who came before it.</p></div>";
+        let crawler = text(&format!(
+            "<body><div id=app></div><noscript>{}</noscript></body>",
+            post.repeat(4)
+        ));
+        assert!(crawler.contains("Bundlers rewrite every JavaScript module"), "{crawler}");
     }
 
     /// The spread view keeps what the template mask leaves, but never chrome by its tag or
