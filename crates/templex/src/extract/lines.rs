@@ -131,6 +131,41 @@ pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [b
     }
 }
 
+/// Words up to which a line that carries `©` is a copyright notice or a picture's credit
+/// ("© 2012 «Независимое Бюро Новостей».", "Copyright © 2023 NPR. All rights reserved.",
+/// "Foto © Peter Steiger"); a paragraph that mentions the sign is longer.
+const COPYRIGHT_WORDS: usize = 30;
+
+/// Drops from `keep` the lines (outside code) of up to [`COPYRIGHT_WORDS`] words that carry
+/// the copyright sign: a site's notice or a credit, in any language, never what a reader
+/// came for. The container's pruning leaves out such blocks when they end without a
+/// sentence; this catches the notices written as sentences, in either view.
+pub(crate) fn drop_copyright_lines(doc: &Document, lines: &Lines, keep: &mut [bool]) {
+    for (line, &code) in lines.iter().zip(&lines.code) {
+        if code
+            || !line
+                .iter()
+                .filter_map(|&id| doc.text(id))
+                .any(|t| t.contains('\u{a9}'))
+        {
+            continue;
+        }
+        let words: usize = line
+            .iter()
+            .filter_map(|&id| doc.text(id))
+            .map(super::blocks::text_words)
+            .sum();
+        if words > COPYRIGHT_WORDS {
+            continue;
+        }
+        for id in line {
+            if let Some(k) = keep.get_mut(id.index()) {
+                *k = false;
+            }
+        }
+    }
+}
+
 /// Times a short line must recur for it to be a post's chrome rather than a name or a
 /// phrase a thread repeats ([`drop_post_chrome`]).
 const POST_CHROME_REPEATS: usize = 3;

@@ -36,7 +36,7 @@ mod tests;
 mod verdicts;
 
 pub(crate) use blocks::Block;
-pub(crate) use lines::{Lines, drop_identifier_lines, drop_post_chrome};
+pub(crate) use lines::{Lines, drop_copyright_lines, drop_identifier_lines, drop_post_chrome};
 pub use metadata::Metadata;
 pub(crate) use metadata::{page_metadata, url_date};
 pub(crate) use names::NameHints;

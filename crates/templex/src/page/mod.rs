@@ -9,11 +9,11 @@ use url::Url;
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse_page};
 use crate::extract::{
     Block, Content, ContentConfig, Lines, Metadata, Rest, content_html, content_markdown,
-    content_text, declares_article, declares_discussion, declares_product, drop_identifier_lines,
-    drop_never_content, drop_noscript_notices, drop_post_chrome, drop_product_asides,
-    drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text, has_kept_text, is_menu,
-    kept_words, page_content_and_blocks, page_metadata, short_page_content, spread_content,
-    url_date,
+    content_text, declares_article, declares_discussion, declares_product, drop_copyright_lines,
+    drop_identifier_lines, drop_never_content, drop_noscript_notices, drop_post_chrome,
+    drop_product_asides, drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text,
+    has_kept_text, is_menu, kept_words, page_content_and_blocks, page_metadata, short_page_content,
+    spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -356,6 +356,7 @@ fn choose_view(
         if let Some(lines) = Lines::of(doc, root, &content.keep) {
             drop_repeated_copies(doc, &lines, &mut content.keep);
             drop_identifier_lines(doc, &lines, &mut content.keep);
+            drop_copyright_lines(doc, &lines, &mut content.keep);
             if thread {
                 drop_post_chrome(doc, &lines, &mut content.keep);
             }
@@ -685,7 +686,53 @@ mod tests {
             "<body><div id=app></div><noscript>{}</noscript></body>",
             post.repeat(4)
         ));
-        assert!(crawler.contains("Bundlers rewrite every JavaScript module"), "{crawler}");
+        assert!(
+            crawler.contains("Bundlers rewrite every JavaScript module"),
+            "{crawler}"
+        );
+    }
+
+    /// A short line carrying `©` is a notice or a credit, written as a sentence or not,
+    /// in either view (here the spread view, which no pruning reads); a reply that
+    /// mentions the sign and code that prints it stay.
+    #[test]
+    fn copyright_lines_are_no_content() {
+        let post = |n: usize| {
+            format!(
+                "<article class=post><p>Post {n}: the tide turns twice a day, pulled by the \
+                 moon, and the harbour empties at the ebb, so boats wait for the flood.</p>\
+                 </article>"
+            )
+        };
+        let posts: String = (0..6).map(post).collect();
+        let html = format!(
+            "<html><head><link rel=canonical href='https://forum.example/threads/tides.115684/'>\
+             </head><body><div id=thread>{posts}<article class=post><p>The sign © after a \
+             name, as the old charts show it, told a reader who had drawn the coast, who \
+             might copy it and on what terms, long before any law of any country asked the \
+             makers of charts for it.</p><pre>print('© 2024')</pre></article><p>Foto © Peter Steiger\
+             </p><div class=legal>Copyright © 2023 Harbour Forum. All rights reserved. Visit \
+             our terms of use.</div></div></body></html>"
+        );
+        let doc = crate::dom::parse_str(&html);
+        // The spread view whatever the container holds: nothing prunes it.
+        let config = ContentConfig {
+            spread: 1.0,
+            ..ContentConfig::default()
+        };
+        let c = choose_view(&doc, &config, None, |_| vec![false; doc.len()]);
+        let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
+        for kept in [
+            "Post 0:",
+            "Post 5:",
+            "The sign © after a name",
+            "print('© 2024')",
+        ] {
+            assert!(text.contains(kept), "{kept}: {text}");
+        }
+        for gone in ["Peter Steiger", "All rights reserved"] {
+            assert!(!text.contains(gone), "{gone}: {text}");
+        }
     }
 
     /// The spread view keeps what the template mask leaves, but never chrome by its tag or
