@@ -32,6 +32,32 @@ pub(crate) fn declares_discussion(doc: &Document, url: Option<&Url>) -> bool {
     LdKinds::of(doc).discussion
         || url.is_some_and(names_thread)
         || document_url(doc).is_some_and(|u| names_thread(&u))
+        || names_thread_view(doc)
+}
+
+/// Whether the forum software that rendered the page names it a thread's view on its
+/// `<html>` or `<body>`, as templates do for their stylesheets: XenForo's
+/// `data-template="thread_view"`, phpBB's `section-viewtopic`, NodeBB's `template-topic`,
+/// Invision's `data-pagecontroller="topic"`. A page without a canonical address or
+/// JSON-LD (phpBB's, often) still says what it is.
+fn names_thread_view(doc: &Document) -> bool {
+    let attr_is = |id, name: &str, value: &str| {
+        doc.element(id)
+            .and_then(|e| e.attr(name))
+            .is_some_and(|v| v.eq_ignore_ascii_case(value))
+    };
+    let class_has = |id, token: &str| {
+        doc.element(id)
+            .and_then(|e| e.attr("class"))
+            .is_some_and(|c| c.split_ascii_whitespace().any(|t| t == token))
+    };
+    doc.html()
+        .is_some_and(|h| attr_is(h, "data-template", "thread_view"))
+        || doc.body().is_some_and(|b| {
+            class_has(b, "section-viewtopic")
+                || class_has(b, "template-topic")
+                || attr_is(b, "data-pagecontroller", "topic")
+        })
 }
 
 /// Whether a URL is a thread's as forum software lays them out: a `topic`, `thread` or

@@ -898,6 +898,22 @@ mod tests {
         let section =
             menu_and_foot_are_chrome(&canonical("https://news.example/topic/cloud/"), &config);
         assert!(!section.contains("first reply"), "{section}");
+        // So does a page whose forum software names its template a thread's view (phpBB's
+        // topic pages, XenForo's); a forum's index does not.
+        for (from, to) in [
+            ("<body>", "<body id=phpbb class='section-viewtopic ltr'>"),
+            ("<html>", "<html id=XF data-template=thread_view>"),
+            (
+                "<body>",
+                "<body data-pageapp=forums data-pagecontroller=topic>",
+            ),
+        ] {
+            let thread = menu_and_foot_are_chrome(&page("").replace(from, to), &config);
+            assert!(thread.contains("fourth reply"), "{to}: {thread}");
+        }
+        let index = page("").replace("<body>", "<body id=phpbb class=section-viewforum>");
+        let index = menu_and_foot_are_chrome(&index, &config);
+        assert!(!index.contains("first reply"), "{index}");
         // Where the caller fetched it counts as much as what it names itself.
         let doc = crate::dom::parse_str(&page(""));
         let url = Url::parse("https://forum.example/t/router-drops/117253").unwrap();
