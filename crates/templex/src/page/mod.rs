@@ -324,7 +324,10 @@ const CONTENT_THRESHOLD: f64 = 0.8;
 /// [`page_level_content`] given what is chrome (asked for only when the container could
 /// hold too little of the page), without the quotes that repeat it
 /// ([`drop_repeated_quotes`]), the copies of itself it shows ([`drop_repeated_copies`]) and
-/// its lines of machine identifiers ([`drop_identifier_lines`]); a page declaring a discussion is read with its comments ([`ContentConfig::comments`]).
+/// its lines of machine identifiers ([`drop_identifier_lines`]) and of copyright notices
+/// ([`drop_copyright_lines`]), and its notices to readers without scripts
+/// ([`drop_noscript_notices`]); a page declaring a discussion is read with its comments
+/// ([`ContentConfig::comments`]).
 fn choose_view(
     doc: &Document,
     config: &ContentConfig,
