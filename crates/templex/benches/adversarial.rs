@@ -94,6 +94,10 @@ const SHAPES: &[Shape] = &[
         repeat_to(n, "<body>", "<form><input name=q>x", "")
     }),
     ("nested lists", |n| repeat_to(n, "<body>", "<ul><li>x", "")),
+    // Each `<noscript>` is read for a notice to readers without scripts: only small ones.
+    ("nested <noscript>, JavaScript named", |n| {
+        repeat_to(n, "<body>", "<noscript><p>Enable JavaScript", "")
+    }),
     ("at the depth limit, flat", |n| {
         repeat_to(n, &"<div>".repeat(509), "<div>x</div>", "")
     }),

@@ -124,8 +124,15 @@ pub(crate) fn drop_noscript_notices(doc: &Document, content: &mut Content) {
 /// four sets hold 3 to 95 words, a crawler view a thread's posts.
 const NOSCRIPT_NOTICE_WORDS: usize = 100;
 
+/// The nodes a `<noscript>` notice holds at most: its text is read only when the element is
+/// that small, so nested `<noscript>`s (a hostile page's) cost no more than a walk each.
+const NOSCRIPT_NOTICE_NODES: usize = 256;
+
 /// Whether the text under `id` names JavaScript in under [`NOSCRIPT_NOTICE_WORDS`] words.
 fn is_script_notice(doc: &Document, id: NodeId) -> bool {
+    if doc.subtree_size(id) > NOSCRIPT_NOTICE_NODES {
+        return false;
+    }
     let text = doc.visible_text(id);
     super::blocks::text_words(&text) < NOSCRIPT_NOTICE_WORDS
         && text
