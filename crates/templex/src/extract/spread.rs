@@ -135,10 +135,7 @@ fn is_script_notice(doc: &Document, id: NodeId) -> bool {
     }
     let text = doc.visible_text(id);
     super::blocks::text_words(&text) < NOSCRIPT_NOTICE_WORDS
-        && text
-            .as_bytes()
-            .windows(b"javascript".len())
-            .any(|w| w.eq_ignore_ascii_case(b"javascript"))
+        && super::verdicts::contains_ignore_case(&text, "javascript")
 }
 
 /// The content of a page that declares itself a product without what is no product's
