@@ -10,6 +10,9 @@ Datasets (from TEMPLEX_DATA or ../shared/data beside the repository):
   trafeval  pagelevel/trafilatura-eval: 990 pages, with/without snippet metric
   wcxb      pagelevel/wcxb-dev: 1,358 pages of 7 types (article, forum, product, listing,
             collection, service, documentation), WCXB's word-level metric, overall and per type
+  mozilla   pagelevel/mozilla-readability-testpages: 130 pages of Readability.js's regression
+            suite, its expected output as gold (text of expected.html), AEB shingle metric: a
+            check on pages no rule was tuned on (a peer's output, not human gold)
   devgold   the dev gold key pages (gold/*.json), AEB shingle metric against the content text
             that `templex eval --export-content` writes (or --devgold-jsonl FILE)
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import gzip
+import html.parser
 import json
 import logging
 import os
@@ -43,7 +47,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 
-ALL_DATASETS = ["aeb", "trafeval", "wcxb", "daniel", "devgold"]
+ALL_DATASETS = ["aeb", "trafeval", "wcxb", "daniel", "mozilla", "devgold"]
 PEERS = ["trafilatura", "readability", "justext", "resiliparse", "boilerpy3", "rs-trafilatura", "chromerag"]
 ALL_TOOLS = ["templex", *PEERS]
 DIST_NAMES = {
@@ -502,6 +506,54 @@ def load_aeb(ddir, limit):
     return Dataset("aeb", "aeb", pages, [([], list(range(len(pages))))])
 
 
+_TEXT_BLOCKS = frozenset({"p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "pre", "blockquote",
+                          "br", "table", "ul", "ol", "dl", "dt", "dd", "figure", "figcaption", "section"})
+
+
+class _TextOf(html.parser.HTMLParser):
+    """The text of an HTML fragment, blocks on lines of their own, scripts and styles left out."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts, self.skip = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        elif tag in _TEXT_BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.skip = max(0, self.skip - 1)
+        elif tag in _TEXT_BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def html_text(markup):
+    """The text of `markup` ([`_TextOf`]), whitespace runs in a line collapsed."""
+    t = _TextOf()
+    t.feed(markup)
+    t.close()
+    lines = (" ".join(line.split()) for line in "".join(t.parts).splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def load_mozilla(ddir, limit):
+    base = ddir / "pagelevel" / "mozilla-readability-testpages" / "test" / "test-pages"
+    pages = []
+    for d in sorted(p for p in base.iterdir() if (p / "source.html.gz").is_file()):
+        expected = d / "expected.html.gz"
+        gold = html_text(gzip.decompress(expected.read_bytes()).decode("utf-8", "replace")) if expected.is_file() else ""
+        pages.append(Page(d.name, d / "source.html.gz", None, gold))
+    pages = pages[:limit] if limit else pages
+    return Dataset("mozilla", "aeb", pages, [([], list(range(len(pages))))])
+
+
 def load_trafeval(ddir, limit):
     base = ddir / "pagelevel" / "trafilatura-eval" / "tests"
     ev = json.loads((base / "evaldata.json").read_text(encoding="utf-8"))
@@ -734,6 +786,7 @@ TITLES = {
     "aeb": "scrapinghub-aeb (article body, 4-gram shingle P/R/F1)",
     "trafeval": "trafilatura-eval (with/without snippets)",
     "devgold": "dev gold content text (4-gram shingle P/R/F1)",
+    "mozilla": "mozilla-readability-testpages (Readability.js's expected output as gold, 4-gram shingle P/R/F1)",
     "wcxb": "WCXB dev (word-level P/R/F1, macro over pages)",
     "daniel": "daniel-dev (word-level P/R/F1, one token per CJK character, macro over pages)",
 }
@@ -888,6 +941,8 @@ def main():
             ds = load_wcxb(ddir, args.limit)
         elif d == "daniel":
             ds = load_daniel(ddir, args.limit)
+        elif d == "mozilla":
+            ds = load_mozilla(ddir, args.limit)
         else:
             ds = load_devgold(ddir, args.limit, args.devgold_jsonl, binary)
             if ds is None:
