@@ -41,6 +41,43 @@ pub(super) fn hidden_elements(
     (flags, words[body.index()].saturating_sub(hidden), hidden)
 }
 
+/// The words from which a block that repeats one word is filler, not text.
+const FILLER_WORDS: u32 = 20;
+
+/// Whether a block is one word repeated ([`FILLER_WORDS`] times or more, no punctuation, no
+/// link), its element's only text: the "word word word…" that scripts measure fonts or
+/// detect ad blockers with (techcrunch.com's front page ends in 200 of them).
+fn is_filler(doc: &Document, b: &Block) -> bool {
+    if b.words < FILLER_WORDS || b.punctuation > 0 || b.link_words > 0 {
+        return false;
+    }
+    let text = doc.visible_text(b.owner);
+    let mut words = text.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    // Counted between spaces: a run of Han characters is many words but one token.
+    let mut n = 1;
+    words.all(|w| {
+        n += 1;
+        w == first
+    }) && n >= FILLER_WORDS
+}
+
+/// The nodes of the elements whose only text is filler ([`is_filler`]), with their
+/// subtrees: no text a reader reads, so no view of the content holds or counts them.
+pub(crate) fn filler_mask(doc: &Document, blocks: &[Block]) -> Vec<bool> {
+    let mut mask = vec![false; doc.len()];
+    for b in blocks {
+        if !mask[b.owner.index()] && is_filler(doc, b) {
+            for i in doc.subtree(b.owner) {
+                mask[i as usize] = true;
+            }
+        }
+    }
+    mask
+}
+
 /// Net content mass of a block: prose counts for, link text and short navigation-like
 /// blocks against.
 pub(super) fn block_value(b: &Block) -> f64 {
@@ -98,6 +135,7 @@ impl Aggregates {
     pub(super) fn measure(doc: &Document, body: NodeId, config: &ContentConfig) -> Self {
         let n = doc.len();
         let blocks = segment_blocks(doc, body);
+        let filler = filler_mask(doc, &blocks);
         let mut mass = vec![0.0f64; n];
         let mut words = vec![0u32; n];
         let mut link_words = vec![0u32; n];
@@ -105,7 +143,7 @@ impl Aggregates {
         let mut prose = vec![0.0f64; n];
         let mut block_count = vec![0u32; n];
         let mut links = vec![0u32; n];
-        for b in &blocks {
+        for b in blocks.iter().filter(|b| !filler[b.owner.index()]) {
             block_count[b.owner.index()] += 1;
             let v = block_value(b);
             mass[b.owner.index()] += v;
@@ -160,6 +198,7 @@ impl Aggregates {
                 || is_control(doc, id)
                 || (is_hidden_el[id.index()] && !revealed)
                 || chrome_tag[id.index()]
+                || filler[id.index()]
                 || (!config.comments && is_comment_section(doc, id));
             // Elements without text are neither candidates nor dropped, and hold no
             // candidate whose penalty they could pass on: their names do not matter.

@@ -60,6 +60,7 @@ pub(crate) use spread::{
 };
 
 use aggregates::Aggregates;
+pub(crate) use aggregates::filler_mask;
 use container::{
     choose, grow_to_article, grow_to_main, is_listing, lift_records, move_to_article_body, records,
     tighten, widen,

@@ -1924,3 +1924,36 @@ fn a_menu_alone_is_no_content() {
     );
     assert_has(&extracted_text("<p>Hello world</p>"), &["Hello world"], &[]);
 }
+
+/// One word repeated (a script's font probe or ad-block bait: techcrunch.com's front page
+/// ends in 200 "word"s) is no text: neither the article beside it nor a listing spread over
+/// the page holds it. A long run of Han characters without a space or a mark is one token
+/// between spaces, and stays text.
+#[test]
+fn one_word_repeated_is_no_content() {
+    let filler = vec!["word"; 200].join(" ");
+    let text = extracted_text(&format!(
+        "<html><body><main><h1>Pathfinder</h1><p>Nissan published two teasers of the \
+         concept, which premieres in Detroit.</p></main><div>{filler}</div></body></html>"
+    ));
+    assert_has(&text, &["Nissan published two teasers"], &["word word"]);
+    let cards: String = (0..8)
+        .map(|i| {
+            format!(
+                "<li><a href=/p{i}>Story number {i} about the harbour town</a>\
+                 <p>A short teaser, with a comma.</p></li>"
+            )
+        })
+        .collect();
+    let text = extracted_text(&format!(
+        "<html><body><h1>Latest</h1><ul>{cards}</ul><div><span>{filler}</span></div></body></html>"
+    ));
+    assert_has(&text, &["Story number 7", "A short teaser"], &["word word"]);
+    // Nineteen are not enough to call it filler.
+    let short = vec!["again"; 19].join(" ");
+    let text = extracted_text(&format!("<html><body><p>{short}</p></body></html>"));
+    assert_has(&text, &["again again"], &[]);
+    let han = "新华网江苏频道联系方式电话地址邮编传真网站首页新闻中心图片频道视频";
+    let text = extracted_text(&format!("<html><body><div>{han}</div></body></html>"));
+    assert_has(&text, &[han], &[]);
+}

@@ -12,8 +12,8 @@ use crate::extract::{
     content_text, declares_article, declares_discussion, declares_product, drop_copyright_lines,
     drop_identifier_lines, drop_never_content, drop_noscript_notices, drop_post_chrome,
     drop_product_asides, drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text,
-    has_kept_text, is_menu, kept_words, page_content_and_blocks, page_metadata, short_page_content,
-    spread_content, url_date,
+    filler_mask, has_kept_text, is_menu, kept_words, page_content_and_blocks, page_metadata,
+    short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -425,7 +425,8 @@ fn pick_view(
     }
     // What is not chrome is at most the page's words: the detectors run only when the
     // container could fall under either share.
-    let page_words = kept_words(doc, body, |_| true);
+    let filler = filler_mask(doc, &blocks);
+    let page_words = kept_words(doc, body, |id| !filler[id.index()]);
     if inside >= config.spread.max(SECTIONS_SHARE) * page_words as f64 {
         return container;
     }
@@ -439,7 +440,7 @@ fn pick_view(
     let comments = config.comments || !article;
     // The spread view holds at most what it would hold if nothing were chrome (`most`), and
     // adds at most `most`'s rest to the container.
-    let most = spread_content(doc, &vec![false; doc.len()], page_words, comments);
+    let most = spread_content(doc, &filler, page_words, comments);
     let most_rest = Rest::of(
         blocks
             .iter()
@@ -461,7 +462,11 @@ fn pick_view(
     if deadline::passed() {
         return container;
     }
-    let spread = spread_content(doc, &chrome(&container), page_words, comments);
+    let mut template = chrome(&container);
+    for (t, f) in template.iter_mut().zip(&filler) {
+        *t |= f;
+    }
+    let spread = spread_content(doc, &template, page_words, comments);
     let spread_words = kept_words(doc, body, |id| spread.is_content(id)) as f64;
     let rest = Rest::of(
         blocks
