@@ -1,5 +1,8 @@
 #![warn(missing_docs)]
 #![warn(unreachable_pub)]
+// Batch mode's helpers are compiled for their unit tests in every build; without the
+// `batch` feature nothing else calls them.
+#![cfg_attr(all(test, not(feature = "batch")), allow(dead_code, unreachable_pub))]
 //! # templex
 //!
 //! Separates a web page's **template** (the chrome repeated across a site: header, menus,

@@ -146,8 +146,11 @@ mod tests {
         )
     }
 
-    fn first(doc: &Document, css: &str) -> NodeId {
-        crate::dom::select(doc, css).unwrap()[0]
+    /// The first element of `tag` in document order.
+    fn first(doc: &Document, tag: &str) -> NodeId {
+        doc.ids()
+            .find(|&id| doc.tag(id).is_some_and(|t| &**t == tag))
+            .unwrap()
     }
 
     #[test]

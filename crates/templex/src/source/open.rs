@@ -166,6 +166,8 @@ mod tests {
     }
 
     #[test]
+    // Without the `http` and `warc` features the spec has no other fields.
+    #[allow(clippy::needless_update)]
     fn opens_mirror_pages_lone_files_and_refuses_what_it_must() {
         let spec = SiteSpec {
             mirror: Some(example()),

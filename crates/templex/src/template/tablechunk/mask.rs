@@ -150,7 +150,8 @@ pub(crate) fn chunk_mask(
     template
 }
 
-#[cfg(test)]
+// CSS selectors come with the `eval` feature.
+#[cfg(all(test, feature = "eval"))]
 mod tests {
     use super::*;
     use crate::dom::parse_str;

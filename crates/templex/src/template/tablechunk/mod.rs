@@ -51,15 +51,17 @@ use super::{Method, TemplateConfig, TemplateResult};
 use crate::dom::Document;
 use crate::source::PageSource;
 
+#[cfg(feature = "batch")]
+pub(crate) use chunking::KEY_SCHEME;
 #[cfg(test)]
 pub(crate) use chunking::page_chunks;
-pub use chunking::{Boundaries, ChunkKeys, Chunking};
 #[cfg(any(test, feature = "batch"))]
-pub(crate) use chunking::{KEY_SCHEME, page_keys};
+pub(crate) use chunking::page_keys;
+pub use chunking::{Boundaries, ChunkKeys, Chunking};
 pub use mask::MaskRules;
 pub use model::TableChunkConfig;
 pub(crate) use model::learn;
-#[cfg(any(test, feature = "batch"))]
+#[cfg(feature = "batch")]
 pub(crate) use model::{TableChunkLearner, TableChunkModel};
 
 /// Table text chunks: learn the chunks recurring on the key page and a sample of its
