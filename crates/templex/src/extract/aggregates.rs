@@ -44,34 +44,55 @@ pub(super) fn hidden_elements(
 /// The words from which a block that repeats one word is filler, not text.
 const FILLER_WORDS: u32 = 20;
 
-/// Whether a block is one word repeated ([`FILLER_WORDS`] times or more, no punctuation, no
-/// link), its element's only text: the "word word word…" that scripts measure fonts or
-/// detect ad blockers with (techcrunch.com's front page ends in 200 of them).
-fn is_filler(doc: &Document, b: &Block) -> bool {
-    if b.words < FILLER_WORDS || b.punctuation > 0 || b.link_words > 0 {
-        return false;
+/// Whether a block (of [`FILLER_WORDS`] or more, no punctuation, no link: [`filler_mask`]
+/// asks) is one word repeated, its element's only text outside subtrees already found to be filler (`mask`): the
+/// "word word word…" that scripts measure fonts or detect ad blockers with (techcrunch.com's
+/// front page ends in 200 of them). The walk stops at the first other word, and skips what
+/// `mask` holds: nested filler is read once, not once per level.
+fn is_filler(doc: &Document, b: &Block, mask: &[bool]) -> bool {
+    let mut first: Option<&str> = None;
+    let mut n = 0u32;
+    let mut walk = doc.visible(b.owner);
+    while let Some(id) = walk.next() {
+        if id != b.owner && mask[id.index()] {
+            walk.skip_subtree(id);
+            continue;
+        }
+        // Counted between spaces: a run of Han characters is many words but one token.
+        for w in doc.text(id).unwrap_or_default().split_whitespace() {
+            if *first.get_or_insert(w) != w {
+                return false;
+            }
+            n += 1;
+        }
     }
-    let text = doc.visible_text(b.owner);
-    let mut words = text.split_whitespace();
-    let Some(first) = words.next() else {
-        return false;
-    };
-    // Counted between spaces: a run of Han characters is many words but one token.
-    let mut n = 1;
-    words.all(|w| {
-        n += 1;
-        w == first
-    }) && n >= FILLER_WORDS
+    n >= FILLER_WORDS
 }
 
 /// The nodes of the elements whose only text is filler ([`is_filler`]), with their
-/// subtrees: no text a reader reads, so no view of the content holds or counts them.
+/// subtrees: no text a reader reads, so no view of the content holds or counts them. Each
+/// element is looked at once, and each node marked once.
 pub(crate) fn filler_mask(doc: &Document, blocks: &[Block]) -> Vec<bool> {
     let mut mask = vec![false; doc.len()];
+    let mut checked = vec![false; doc.len()];
     for b in blocks {
-        if !mask[b.owner.index()] && is_filler(doc, b) {
-            for i in doc.subtree(b.owner) {
-                mask[i as usize] = true;
+        let o = b.owner.index();
+        if b.words < FILLER_WORDS || b.punctuation > 0 || b.link_words > 0 || mask[o] || checked[o]
+        {
+            continue;
+        }
+        checked[o] = true;
+        if is_filler(doc, b, &mask) {
+            let range = doc.subtree(b.owner);
+            let mut i = range.start;
+            while i < range.end {
+                // A marked node's subtree is marked.
+                if mask[i as usize] {
+                    i = doc.subtree(NodeId(i)).end;
+                } else {
+                    mask[i as usize] = true;
+                    i += 1;
+                }
             }
         }
     }
@@ -128,6 +149,8 @@ pub(super) struct Aggregates {
     pub(super) negative_mass: Vec<f64>,
     /// The text blocks of `<body>`, in document order.
     pub(super) segments: Vec<Block>,
+    /// The nodes of filler elements ([`filler_mask`]): no view holds or counts them.
+    pub(super) filler: Vec<bool>,
 }
 
 impl Aggregates {
@@ -251,6 +274,7 @@ impl Aggregates {
             negative,
             negative_mass,
             segments: blocks,
+            filler,
         }
     }
 }

@@ -60,7 +60,6 @@ pub(crate) use spread::{
 };
 
 use aggregates::Aggregates;
-pub(crate) use aggregates::filler_mask;
 use container::{
     choose, grow_to_article, grow_to_main, is_listing, lift_records, move_to_article_body, records,
     tighten, widen,
@@ -204,25 +203,27 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
     page_content_and_blocks(doc, config).0
 }
 
-/// [`page_content`] and the text blocks of `<body>` it weighed
-/// ([`segment_blocks`](blocks::segment_blocks)), for callers that weigh them again (the
-/// choice of a page-level view).
+/// [`page_content`], the text blocks of `<body>` it weighed
+/// ([`segment_blocks`](blocks::segment_blocks)) and the nodes of its filler elements
+/// ([`filler_mask`](aggregates::filler_mask), one flag per node), for callers that weigh them again (the choice of a
+/// page-level view).
 pub(crate) fn page_content_and_blocks(
     doc: &Document,
     config: &ContentConfig,
-) -> (Content, Vec<Block>) {
+) -> (Content, Vec<Block>, Vec<bool>) {
     // The title tells the headline, which goes to the title rather than the text.
     let title = page_title(doc);
     let nothing = || Content {
         root: None,
         keep: vec![false; doc.len()],
     };
+    let none = || vec![false; doc.len()];
     let Some(body) = doc.body() else {
-        return (nothing(), Vec::new());
+        return (nothing(), Vec::new(), none());
     };
     let mut agg = Aggregates::measure(doc, body, config);
     if deadline::passed() {
-        return (nothing(), Vec::new());
+        return (nothing(), Vec::new(), none());
     }
     let Some(Container {
         root,
@@ -231,10 +232,14 @@ pub(crate) fn page_content_and_blocks(
     }) = container(doc, body, &agg, config)
     else {
         tracing::debug!("no text outside boilerplate");
-        return (nothing(), std::mem::take(&mut agg.segments));
+        return (
+            nothing(),
+            std::mem::take(&mut agg.segments),
+            std::mem::take(&mut agg.filler),
+        );
     };
     if deadline::passed() {
-        return (nothing(), Vec::new());
+        return (nothing(), Vec::new(), none());
     }
     let mut keep = prune(
         doc,
@@ -251,5 +256,5 @@ pub(crate) fn page_content_and_blocks(
         root: Some(root),
         keep,
     };
-    (content, agg.segments)
+    (content, agg.segments, agg.filler)
 }

@@ -1956,4 +1956,18 @@ fn one_word_repeated_is_no_content() {
     let han = "新华网江苏频道联系方式电话地址邮编传真网站首页新闻中心图片频道视频";
     let text = extracted_text(&format!("<html><body><div>{han}</div></body></html>"));
     assert_has(&text, &[han], &[]);
+    // Filler nested 500 deep (the parser nests 512), each level's own words after
+    // its child's: every level is filler (read once, not once per enclosing level), and the
+    // article beside it is the content.
+    let depth = 500;
+    let nested = format!(
+        "{}{}",
+        "<div>".repeat(depth),
+        format!("{filler}</div>").repeat(depth)
+    );
+    let text = extracted_text(&format!(
+        "<html><body><article><h1>Pathfinder</h1><p>Nissan published two teasers of the \
+         concept, which premieres in Detroit.</p></article>{nested}</body></html>"
+    ));
+    assert_has(&text, &["Nissan published two teasers"], &["word word"]);
 }

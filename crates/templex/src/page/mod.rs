@@ -12,8 +12,8 @@ use crate::extract::{
     content_text, declares_article, declares_discussion, declares_product, drop_copyright_lines,
     drop_identifier_lines, drop_never_content, drop_noscript_notices, drop_post_chrome,
     drop_product_asides, drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text,
-    filler_mask, has_kept_text, is_menu, kept_words, page_content_and_blocks, page_metadata,
-    short_page_content, spread_content, url_date,
+    has_kept_text, is_menu, kept_words, page_content_and_blocks, page_metadata, short_page_content,
+    spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -407,7 +407,7 @@ fn pick_view(
     config: &ContentConfig,
     chrome: impl FnOnce(&Content) -> Vec<bool>,
 ) -> Content {
-    let (container, blocks) = page_content_and_blocks(doc, config);
+    let (container, blocks, filler) = page_content_and_blocks(doc, config);
     let Some(body) = doc.body().filter(|_| !deadline::passed()) else {
         return container;
     };
@@ -425,7 +425,6 @@ fn pick_view(
     }
     // What is not chrome is at most the page's words: the detectors run only when the
     // container could fall under either share.
-    let filler = filler_mask(doc, &blocks);
     let page_words = kept_words(doc, body, |id| !filler[id.index()]);
     if inside >= config.spread.max(SECTIONS_SHARE) * page_words as f64 {
         return container;
