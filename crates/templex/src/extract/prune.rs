@@ -196,6 +196,7 @@ pub(super) fn teaser_cards(
             && words[id.index()] > 0
             && link_words[id.index()] == words[id.index()]
     };
+    let names = named_sites(doc, range.clone().map(NodeId).filter(|id| linked(*id)));
     // Linked headings per element of the subtree, children before parents.
     let mut titles = vec![0u32; len];
     for id in range.clone().rev().map(NodeId) {
@@ -217,6 +218,7 @@ pub(super) fn teaser_cards(
             break;
         }
         let mut card = id;
+        let mut article = false;
         while let Some(p) = doc.parent(card).filter(|p| {
             // The container itself may be the linked heading: never leave the subtree.
             *p != root
@@ -225,10 +227,58 @@ pub(super) fn teaser_cards(
                 && words[p.index()] <= CARD_WORDS
         }) {
             card = p;
+            article |= doc.tag(p).is_some_and(|t| *t == local_name!("article"));
         }
-        cards[card.index()] = true;
+        // An item naming its own site is no teaser, unless it is an article of its own (an
+        // aggregator's story cards lead to other sites too).
+        if article || names.binary_search(&id).is_err() {
+            cards[card.index()] = true;
+        }
     }
     cards
+}
+
+/// The linked headings among `headings` that name other sites, one each: a list article's
+/// brands, shops or tools, each heading leading to its own site. A teaser's title leads to
+/// another page of the page's own site (a site it names for itself:
+/// [`document_url`](super::declared::document_url));
+/// headings leading to one other site (its reviews on a rating site) or a lone one (a link's
+/// preview) are still cards.
+fn named_sites(doc: &Document, headings: impl Iterator<Item = NodeId>) -> Vec<NodeId> {
+    let Some(site) = super::declared::document_url(doc).and_then(|u| registrable(&u)) else {
+        return Vec::new();
+    };
+    let mut off: Vec<(String, NodeId)> = headings
+        .filter_map(|h| {
+            let href = doc.descendants(h).find_map(|a| {
+                doc.element(a)
+                    .filter(|e| e.is(&local_name!("a")))?
+                    .attr("href")
+            })?;
+            let d = registrable(&url::Url::parse(href.trim()).ok()?)?;
+            (d != site).then_some((d, h))
+        })
+        .collect();
+    off.sort();
+    let mut named: Vec<NodeId> = off
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|g| g.len() == 1)
+        .map(|g| g[0].1)
+        .collect();
+    if named.len() < NAMED_SITES {
+        named.clear();
+    }
+    named.sort();
+    named
+}
+
+/// Headings naming as many other sites, one each, make a list of them ([`named_sites`]).
+const NAMED_SITES: usize = 3;
+
+/// The registrable domain of an http(s) URL's host.
+fn registrable(u: &url::Url) -> Option<String> {
+    let host = u.host_str()?.to_ascii_lowercase();
+    Some(psl::domain_str(&host).unwrap_or(&host).to_string())
 }
 
 /// Drop headings whose section lost all its text: the "Related articles" or "More on this

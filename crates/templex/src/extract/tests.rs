@@ -233,6 +233,71 @@ fn teaser_cards_orphan_headings_datelines_and_credits_go() {
     );
 }
 
+/// A list article's items are headings that each lead to the site they name (brands,
+/// shops): they are the article, not teasers of other pages. Cards leading to one other site
+/// (its reviews on a rating site), or that are articles of their own (an aggregator's story
+/// cards), stay teasers; without a URL it names for itself, a page's items are cards too.
+#[test]
+fn items_naming_their_own_sites_are_no_teasers() {
+    let item = |wrap: &str, href: &str, name: &str| {
+        format!(
+            "<{wrap} class=item><h2><a href='{href}'>{name}</a></h2><p>{name} makes its \
+             clothes from organic cotton in small workshops and pays a living wage.</p></{wrap}>"
+        )
+    };
+    let page = |canonical: &str, items: &str| {
+        format!(
+            "<html><head><title>Ethical brands</title>{canonical}</head><body><main><article>\
+             <h1>Ethical brands</h1><p>{PROSE}</p>{items}<p>{PROSE}</p></article></main>\
+             </body></html>"
+        )
+    };
+    let own = "<link rel=canonical href='https://guide.example/brands/'>";
+    let brands: String = ["alpha.example", "beta.example", "gamma.example"]
+        .iter()
+        .enumerate()
+        .map(|(i, d)| item("div", &format!("https://www.{d}/"), &format!("Brand{i}")))
+        .collect();
+    let text = text_of(&page(own, &brands));
+    assert_has(
+        &text,
+        &["Brand0 makes", "Brand1 makes", "Brand2 makes"],
+        &[],
+    );
+    // Without the page's own URL, nothing tells the sites apart: cards as before.
+    let text = text_of(&page("", &brands));
+    assert_has(
+        &text,
+        &["The council met"],
+        &["Brand0 makes", "Brand2 makes"],
+    );
+    // Reviews on one rating site and an aggregator's article cards are still teasers.
+    let reviews: String = (0..3)
+        .map(|i| {
+            item(
+                "div",
+                &format!("https://rate.example/r/{i}"),
+                &format!("Review{i}"),
+            )
+        })
+        .collect();
+    let stories: String = ["alpha.example", "beta.example", "gamma.example"]
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            item(
+                "article",
+                &format!("https://{d}/story"),
+                &format!("Story{i}"),
+            )
+        })
+        .collect();
+    for cards in [reviews, stories] {
+        let text = text_of(&page(own, &cards));
+        assert_has(&text, &["The council met"], &["0 makes", "2 makes"]);
+    }
+}
+
 #[test]
 fn lead_in_the_article_header_stays() {
     let html = format!(
