@@ -245,20 +245,32 @@ pub(super) fn teaser_cards(
 /// headings leading to one other site (its reviews on a rating site) or a lone one (a link's
 /// preview) are still cards.
 fn named_sites(doc: &Document, headings: impl Iterator<Item = NodeId>) -> Vec<NodeId> {
-    let Some(site) = super::declared::document_url(doc).and_then(|u| registrable(&u)) else {
-        return Vec::new();
-    };
-    let mut off: Vec<(String, NodeId)> = headings
+    // Only an absolute address leads to another site.
+    let absolute: Vec<(&str, NodeId)> = headings
         .filter_map(|h| {
             let href = doc.descendants(h).find_map(|a| {
                 doc.element(a)
                     .filter(|e| e.is(&local_name!("a")))?
                     .attr("href")
             })?;
-            let d = registrable(&url::Url::parse(href.trim()).ok()?)?;
-            (d != site).then_some((d, h))
+            let href = href.trim();
+            let lower = href.get(..8).unwrap_or(href).to_ascii_lowercase();
+            (lower.starts_with("http://") || lower.starts_with("https://")).then_some((href, h))
         })
         .collect();
+    // Most pages have fewer headings linked by absolute address: none is parsed, and the
+    // page's own address is not looked for.
+    if absolute.len() < NAMED_SITES {
+        return Vec::new();
+    }
+    let mut off: Vec<(String, NodeId)> = absolute
+        .into_iter()
+        .filter_map(|(href, h)| Some((registrable(&url::Url::parse(href).ok()?)?, h)))
+        .collect();
+    let Some(site) = super::declared::document_url(doc).and_then(|u| registrable(&u)) else {
+        return Vec::new();
+    };
+    off.retain(|(d, _)| *d != site);
     off.sort();
     let mut named: Vec<NodeId> = off
         .chunk_by(|a, b| a.0 == b.0)
