@@ -86,6 +86,9 @@ pub(crate) const TEXT_ATTRIBUTES: &[&str] = &[
     "lang",
     "itemprop",
     "datetime",
+    // A page's microdata item: a product's page declares itself so.
+    "itemscope",
+    "itemtype",
 ];
 
 /// `html` with the contents of its `<script>`, `<style>` and `<svg>` elements and of its

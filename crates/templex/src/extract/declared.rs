@@ -4,7 +4,7 @@ use markup5ever::local_name;
 
 use url::Url;
 
-use crate::dom::Document;
+use crate::dom::{Document, NodeId};
 
 /// Whether the page says it is an article (`og:type` `article`): then lists beside the
 /// prose are related stories, not the content. SEO plugins give every page of a site
@@ -211,12 +211,45 @@ pub(crate) fn declares_product(doc: &Document) -> bool {
         Some("article") if declares_article(doc) => return false,
         _ => {}
     }
-    let described: usize = json_ld(doc)
-        .iter()
-        .filter(|s| s.contains("Product"))
-        .map(|s| top_level_products(s))
-        .sum();
-    described == 1
+    let ld = json_ld(doc);
+    if !ld.is_empty() {
+        let described: usize = ld
+            .iter()
+            .filter(|s| s.contains("Product"))
+            .map(|s| top_level_products(s))
+            .sum();
+        if described > 0 {
+            return described == 1;
+        }
+    }
+    microdata_products(doc) == 1
+}
+
+/// How many outermost microdata items (`itemscope`, not inside another item) of the page
+/// are products (`itemtype="https://schema.org/Product"`): a page that describes itself so
+/// and not in JSON-LD (Steam's store pages, a watch maker's).
+fn microdata_products(doc: &Document) -> usize {
+    let Some(body) = doc.body() else {
+        return 0;
+    };
+    let mut products = 0;
+    let end = doc.subtree(body).end;
+    let mut i = body.0 + 1;
+    while i < end {
+        let id = NodeId(i);
+        i += 1;
+        let Some(e) = doc.element(id).filter(|e| e.attr("itemscope").is_some()) else {
+            continue;
+        };
+        // Items inside an item are its parts (a product's offer, a list's products).
+        i = doc.subtree(id).end;
+        products += usize::from(e.attr("itemtype").is_some_and(|t| {
+            t.split_whitespace().any(|t| {
+                PRODUCT_TYPES.contains(&t.trim_end_matches('/').rsplit('/').next().unwrap_or(t))
+            })
+        }));
+    }
+    products
 }
 
 /// JSON-LD types of a product's own page.

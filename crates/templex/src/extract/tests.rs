@@ -584,14 +584,17 @@ fn assert_declared(declares: fn(&crate::dom::Document) -> bool, pages: &[(&str, 
     for (html, declared) in pages {
         let lean = parse_bytes_lean(html.as_bytes(), None);
         let full = parse_bytes(html.as_bytes(), None);
+        // Batch mode's parse, its attributes cut to what the text path reads.
+        let text = crate::dom::parse_bytes_text(html.as_bytes(), None);
         assert_eq!(declares(&lean), *declared, "lean: {html}");
         assert_eq!(declares(&full), *declared, "full: {html}");
+        assert_eq!(declares(&text), *declared, "text: {html}");
     }
 }
 
 /// A page is one product's when its `og:type` says so or its JSON-LD describes one product
-/// at the top: not a group of products, not a list of them, not an article that reviews
-/// several, not text that is no JSON.
+/// at the top (else its microdata, one outermost item): not a group of products, not a list
+/// of them, not an article that reviews several, not text that is no JSON.
 #[test]
 fn a_product_page_declares_one_product() {
     let page = |og: &str, ld: &str| {
@@ -621,6 +624,31 @@ fn a_product_page_declares_one_product() {
         (page("", items), false),
         (page("", r#"{"@type":"Product", oops"#), false),
         (page("", ""), false),
+    ];
+    let pages: Vec<(&str, bool)> = pages.iter().map(|(h, d)| (h.as_str(), *d)).collect();
+    assert_declared(super::declares_product, &pages);
+    // Microdata, where the JSON-LD names no product: one outermost product item.
+    let md = |ld: &str, body: &str| {
+        format!(
+            r#"<html><head><script type="application/ld+json">{ld}</script></head>
+            <body>{body}</body></html>"#
+        )
+    };
+    let item = |t: &str| format!(r#"<div itemscope itemtype="{t}"><p>A kettle.</p></div>"#);
+    let one = item("http://schema.org/Product");
+    let two = format!("{one}{one}");
+    let listed = format!(
+        r#"<ul itemscope itemtype="https://schema.org/ItemList"><li>{one}</li><li>{one}</li></ul>"#
+    );
+    let pages = [
+        (md("", &one), true),
+        (md(r#"{"@type":"WebPage"}"#, &one), true),
+        (md("", &item("https://schema.org/Product/")), true),
+        (md("", &item("https://schema.org/Offer")), false),
+        (md("", &two), false),
+        (md("", &listed), false),
+        // The JSON-LD's products are the page's word: two of them make a list.
+        (md(list, &one), false),
     ];
     let pages: Vec<(&str, bool)> = pages.iter().map(|(h, d)| (h.as_str(), *d)).collect();
     assert_declared(super::declares_product, &pages);
