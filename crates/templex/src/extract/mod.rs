@@ -65,7 +65,7 @@ use container::{
     tighten, widen,
 };
 use prune::{drop_orphan_headings, prune};
-pub(crate) use prune::{has_kept_text, is_menu};
+pub(crate) use prune::{has_kept_text, is_menu, opens_with_date};
 
 use crate::dom::{Document, NodeId, deadline};
 

@@ -409,6 +409,17 @@ pub(super) fn is_dateline(doc: &Document, id: NodeId, words: u32) -> bool {
 /// Whether `text` holds a year (1900–2099 standing alone), a numeric date (`4.5.21`,
 /// `04/21/2022`) or a clock time (`5:28`).
 pub(super) fn has_date(text: &str) -> bool {
+    date_in(text, true)
+}
+
+/// Whether `text` holds a clock time or a numeric date (`04.05.2021`, `03/01/2012`), the
+/// stamp of a story's dateline; a year alone is not one ([`has_date`]).
+fn has_stamp(text: &str) -> bool {
+    date_in(text, false)
+}
+
+/// [`has_date`], a year alone counting with `years`.
+fn date_in(text: &str, years: bool) -> bool {
     let b = text.as_bytes();
     let digits = |mut i: usize| {
         let start = i;
@@ -429,7 +440,7 @@ pub(super) fn has_date(text: &str) -> bool {
         let joined = |c: u8| c.is_ascii_alphanumeric() || c == b'-';
         let alone = (start == 0 || !joined(b[start - 1])) && (end == b.len() || !joined(b[end]));
         let run = &b[start..end];
-        if len == 4 && alone && (run.starts_with(b"19") || run.starts_with(b"20")) {
+        if years && len == 4 && alone && (run.starts_with(b"19") || run.starts_with(b"20")) {
             return true;
         }
         if len > 2 || end + 1 >= b.len() {
@@ -466,6 +477,59 @@ pub(super) fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: 
             .element_children(parent)
             .any(|c| c != id && (media[c.index()] || doc.tag(c).is_some_and(is_media)))
 }
+
+/// Whether a story's dateline stands by `root`'s opening: a short text (at most
+/// [`DATELINE_WORDS`] words, outside headings) with a clock time or a numeric date
+/// ([`has_stamp`]) among its first [`DATED_WORDS`] words or as many words before it, and the
+/// container holds more than that many words of its own. News sites stamp each story so
+/// ("17.01.2012 18:16"); a listing's intro carries no stamp.
+pub(crate) fn opens_with_date(doc: &Document, root: NodeId) -> bool {
+    let stamp = |id: NodeId, t: &str, words: usize| {
+        words <= DATELINE_WORDS as usize
+            && has_stamp(t)
+            && !doc
+                .ancestors(id)
+                .take(SMALL_SUBTREE)
+                .any(|a| doc.tag(a).is_some_and(is_heading))
+    };
+    let range = doc.subtree(root);
+    let (mut words, mut dated) = (0usize, false);
+    for i in range.clone() {
+        if deadline::due(i as usize) {
+            return false;
+        }
+        if let Some(t) = doc.text(NodeId(i)) {
+            let n = super::blocks::text_words(t);
+            dated |= words <= DATED_WORDS && stamp(NodeId(i), t, n);
+            words += n;
+            if words > DATED_WORDS {
+                if dated {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    if words <= DATED_WORDS {
+        return false;
+    }
+    let mut words = 0usize;
+    let mut i = root.0;
+    while i > 0 && words <= DATED_WORDS {
+        i -= 1;
+        if let Some(t) = doc.text(NodeId(i)) {
+            let n = super::blocks::text_words(t);
+            if stamp(NodeId(i), t, n) {
+                return true;
+            }
+            words += n;
+        }
+    }
+    false
+}
+
+/// Words around a container's opening where its dateline stands ([`opens_with_date`]).
+const DATED_WORDS: usize = 30;
 
 /// Whether any visible text under `root` is kept (a kept node's text under kept elements).
 pub(crate) fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool {

@@ -12,8 +12,8 @@ use crate::extract::{
     content_text, declares_article, declares_discussion, declares_product, drop_copyright_lines,
     drop_identifier_lines, drop_never_content, drop_noscript_notices, drop_post_chrome,
     drop_product_asides, drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text,
-    has_kept_text, is_menu, kept_words, page_content_and_blocks, page_metadata, short_page_content,
-    spread_content, url_date,
+    has_kept_text, is_menu, kept_words, opens_with_date, page_content_and_blocks, page_metadata,
+    short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -434,7 +434,7 @@ fn pick_view(
     // reader comments, not a thread's replies (a thread's first post is short, or the page
     // declares a discussion and `config.comments` is on): the spread view leaves them out.
     let own = Rest::of(blocks.iter().filter(|b| container.is_content(b.owner)));
-    let article = inside >= NAVIGATION_WORDS
+    let article = (inside >= NAVIGATION_WORDS || opens_with_date(doc, root))
         && f64::from(own.link_words) < NAVIGATION_OWN_LINKS * f64::from(own.words);
     let comments = config.comments || !article;
     // The spread view holds at most what it would hold if nothing were chrome (`most`), and
@@ -633,6 +633,46 @@ mod tests {
             }
         }
         std::fs::write(out.join("cv.jsonl"), lines).unwrap();
+    }
+
+    /// A short news story (under an article's 100 words) stamped with its date and time is
+    /// the page's content beside the site's link lists, which the spread view would add:
+    /// news sites stamp each story so, a listing's intro carries no stamp.
+    #[test]
+    fn a_stamped_short_story_beside_link_lists_is_the_content() {
+        let story = "The city council approved the new cycle lanes on Tuesday evening after a \
+                     long debate. Residents had asked for safer routes to the schools for \
+                     years. The trial on two streets starts in the spring and will be reviewed \
+                     after six months, the mayor said.";
+        let items: String = (0..10)
+            .map(|i| format!("<li><a href=/n/{i}>Market report number {i} of the week</a></li>"))
+            .collect();
+        let links = format!(
+            "<ul>{items}</ul><p>Our newsroom works for readers in the region every day of the \
+             year</p>"
+        );
+        let page = |stamp: &str| {
+            format!(
+                "<html><head><title>Cycle lanes</title></head><body><div class=side>{links}\
+                 </div><div class=news><div class=date>{stamp}</div><div class=text><p>{story}\
+                 </p></div></div><div class=more>{links}</div></body></html>"
+            )
+        };
+        let text = |html: &str| {
+            extract_page(
+                html.as_bytes(),
+                &PageHints::default(),
+                &ContentConfig::default(),
+                &Budget::default(),
+            )
+            .unwrap()
+            .text()
+        };
+        let stamped = text(&page("17.01.2012 18:16"));
+        assert!(stamped.contains("cycle lanes"), "{stamped}");
+        assert!(!stamped.contains("Market report"), "{stamped}");
+        let unstamped = text(&page("Local news"));
+        assert!(unstamped.contains("Market report"), "{unstamped}");
     }
 
     #[test]
