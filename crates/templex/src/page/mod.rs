@@ -635,6 +635,18 @@ mod tests {
         std::fs::write(out.join("cv.jsonl"), lines).unwrap();
     }
 
+    /// The text `extract_page` finds in `html` with the default settings.
+    fn default_text(html: &str) -> String {
+        extract_page(
+            html.as_bytes(),
+            &PageHints::default(),
+            &ContentConfig::default(),
+            &Budget::default(),
+        )
+        .unwrap()
+        .text()
+    }
+
     /// A short news story (under an article's 100 words) stamped with its date and time is
     /// the page's content beside the site's link lists, which the spread view would add:
     /// news sites stamp each story so, a listing's intro carries no stamp.
@@ -658,16 +670,7 @@ mod tests {
                  </p></div></div><div class=more>{links}</div></body></html>"
             )
         };
-        let text = |html: &str| {
-            extract_page(
-                html.as_bytes(),
-                &PageHints::default(),
-                &ContentConfig::default(),
-                &Budget::default(),
-            )
-            .unwrap()
-            .text()
-        };
+        let text = default_text;
         let stamped = text(&page("17.01.2012 18:16"));
         assert!(stamped.contains("cycle lanes"), "{stamped}");
         assert!(!stamped.contains("Market report"), "{stamped}");
@@ -702,16 +705,7 @@ mod tests {
     /// crawler view in `<noscript>` (a thread's posts, JavaScript named or not) stays.
     #[test]
     fn a_notice_to_readers_without_scripts_is_no_content() {
-        let text = |html: &str| {
-            extract_page(
-                html.as_bytes(),
-                &PageHints::default(),
-                &ContentConfig::default(),
-                &Budget::default(),
-            )
-            .unwrap()
-            .text()
-        };
+        let text = default_text;
         let notice = "<noscript><div class=notice>JavaScript is disabled. For a better \
                       experience, please enable JavaScript in your browser.</div></noscript>";
         let article = text(&format!(
