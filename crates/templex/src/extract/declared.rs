@@ -211,18 +211,17 @@ pub(crate) fn declares_product(doc: &Document) -> bool {
         Some("article") if declares_article(doc) => return false,
         _ => {}
     }
-    let ld = json_ld(doc);
-    if !ld.is_empty() {
-        let described: usize = ld
-            .iter()
-            .filter(|s| s.contains("Product"))
-            .map(|s| top_level_products(s))
-            .sum();
-        if described > 0 {
-            return described == 1;
-        }
+    let described: usize = json_ld(doc)
+        .iter()
+        .filter(|s| s.contains("Product"))
+        .map(|s| top_level_products(s))
+        .sum();
+    // The JSON-LD, where it names products, is the page's word; else its microdata.
+    if described > 0 {
+        described == 1
+    } else {
+        microdata_products(doc) == 1
     }
-    microdata_products(doc) == 1
 }
 
 /// How many outermost microdata items (`itemscope`, not inside another item) of the page
@@ -243,13 +242,19 @@ fn microdata_products(doc: &Document) -> usize {
         };
         // Items inside an item are its parts (a product's offer, a list's products).
         i = doc.subtree(id).end;
-        products += usize::from(e.attr("itemtype").is_some_and(|t| {
-            t.split_whitespace().any(|t| {
-                PRODUCT_TYPES.contains(&t.trim_end_matches('/').rsplit('/').next().unwrap_or(t))
-            })
-        }));
+        products += usize::from(
+            e.attr("itemtype")
+                .is_some_and(|t| t.split_whitespace().any(is_product_type)),
+        );
     }
     products
+}
+
+/// Whether a schema.org type, bare or as its URL (`https://schema.org/Product`), is one of
+/// [`PRODUCT_TYPES`].
+fn is_product_type(t: &str) -> bool {
+    let t = t.trim_end_matches('/');
+    PRODUCT_TYPES.contains(&t.rsplit('/').next().unwrap_or(t))
 }
 
 /// JSON-LD types of a product's own page.
@@ -267,10 +272,7 @@ fn top_level_products(ld: &str) -> usize {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(ld) else {
         return 0;
     };
-    let is_product = |t: &serde_json::Value| {
-        t.as_str()
-            .is_some_and(|t| PRODUCT_TYPES.contains(&t.rsplit('/').next().unwrap_or(t)))
-    };
+    let is_product = |t: &serde_json::Value| t.as_str().is_some_and(is_product_type);
     let mut stack = vec![&value];
     let mut products = 0;
     while let Some(v) = stack.pop() {

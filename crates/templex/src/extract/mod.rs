@@ -64,8 +64,8 @@ use container::{
     choose, grow_to_article, grow_to_main, is_listing, lift_records, move_to_article_body, records,
     tighten, widen,
 };
+pub(crate) use prune::{DATED_WORDS, has_kept_text, is_menu, opens_with_date};
 use prune::{drop_orphan_headings, prune};
-pub(crate) use prune::{has_kept_text, is_menu, opens_with_date};
 
 use crate::dom::{Document, NodeId, deadline};
 

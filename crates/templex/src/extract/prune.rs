@@ -8,6 +8,7 @@ use super::config::ContentConfig;
 use super::verdicts::{is_caption, is_link_cluster, is_table_part};
 use crate::dom::tags::{heading_level, is_block, is_heading, is_list_item, is_media};
 use crate::dom::{Document, NodeData, NodeId, deadline};
+use crate::links::{Site, registrable_domain};
 
 /// The keep mask of the container `root`: its nodes minus excluded and boilerplate-like
 /// parts (link clusters, teasers, boilerplate names, forms, labels, date lines, captions,
@@ -263,14 +264,16 @@ fn named_sites(doc: &Document, headings: impl Iterator<Item = NodeId>) -> Vec<No
     if absolute.len() < NAMED_SITES {
         return Vec::new();
     }
-    let mut off: Vec<(String, NodeId)> = absolute
-        .into_iter()
-        .filter_map(|(href, h)| Some((registrable(&url::Url::parse(href).ok()?)?, h)))
-        .collect();
-    let Some(site) = super::declared::document_url(doc).and_then(|u| registrable(&u)) else {
+    let Some(site) = super::declared::document_url(doc).map(|u| Site::of(&u)) else {
         return Vec::new();
     };
-    off.retain(|(d, _)| *d != site);
+    let mut off: Vec<(String, NodeId)> = absolute
+        .into_iter()
+        .filter_map(|(href, h)| {
+            let u = url::Url::parse(href).ok().filter(|u| !site.contains(u))?;
+            Some((registrable_domain(&u)?, h))
+        })
+        .collect();
     off.sort();
     let mut named: Vec<NodeId> = off
         .chunk_by(|a, b| a.0 == b.0)
@@ -286,12 +289,6 @@ fn named_sites(doc: &Document, headings: impl Iterator<Item = NodeId>) -> Vec<No
 
 /// Headings naming as many other sites, one each, make a list of them ([`named_sites`]).
 const NAMED_SITES: usize = 3;
-
-/// The registrable domain of an http(s) URL's host.
-fn registrable(u: &url::Url) -> Option<String> {
-    let host = u.host_str()?.to_ascii_lowercase();
-    Some(psl::domain_str(&host).unwrap_or(&host).to_string())
-}
 
 /// Drop headings whose section lost all its text: the "Related articles" or "More on this
 /// topic" over a teaser list that was dropped, a heading left over at the end. An image
@@ -480,56 +477,49 @@ pub(super) fn is_beside_image(doc: &Document, id: NodeId, words: &[u32], media: 
 
 /// Whether a story's dateline stands by `root`'s opening: a short text (at most
 /// [`DATELINE_WORDS`] words, outside headings) with a clock time or a numeric date
-/// ([`has_stamp`]) among its first [`DATED_WORDS`] words or as many words before it, and the
-/// container holds more than that many words of its own. News sites stamp each story so
-/// ("17.01.2012 18:16"); a listing's intro carries no stamp.
+/// ([`has_stamp`]) among its first [`DATED_WORDS`] words or as many words before it. News
+/// sites stamp each story so ("17.01.2012 18:16"); a listing's intro carries no stamp.
 pub(crate) fn opens_with_date(doc: &Document, root: NodeId) -> bool {
-    let stamp = |id: NodeId, t: &str, words: usize| {
-        words <= DATELINE_WORDS as usize
+    let stamp = |id: NodeId, t: &str| {
+        let words = super::blocks::text_words(t);
+        let dated = words <= DATELINE_WORDS as usize
             && has_stamp(t)
             && !doc
                 .ancestors(id)
                 .take(SMALL_SUBTREE)
-                .any(|a| doc.tag(a).is_some_and(is_heading))
+                .any(|a| doc.tag(a).is_some_and(is_heading));
+        (dated, words)
     };
-    let range = doc.subtree(root);
-    let (mut words, mut dated) = (0usize, false);
-    for i in range.clone() {
-        if deadline::due(i as usize) {
-            return false;
+    // The container's first words, then the words before it.
+    let (mut inside, mut before) = (0usize, 0usize);
+    for i in doc.subtree(root) {
+        if inside > DATED_WORDS || deadline::due(i as usize) {
+            break;
         }
         if let Some(t) = doc.text(NodeId(i)) {
-            let n = super::blocks::text_words(t);
-            dated |= words <= DATED_WORDS && stamp(NodeId(i), t, n);
-            words += n;
-            if words > DATED_WORDS {
-                if dated {
-                    return true;
-                }
-                break;
-            }
-        }
-    }
-    if words <= DATED_WORDS {
-        return false;
-    }
-    let mut words = 0usize;
-    let mut i = root.0;
-    while i > 0 && words <= DATED_WORDS {
-        i -= 1;
-        if let Some(t) = doc.text(NodeId(i)) {
-            let n = super::blocks::text_words(t);
-            if stamp(NodeId(i), t, n) {
+            let (dated, words) = stamp(NodeId(i), t);
+            if dated {
                 return true;
             }
-            words += n;
+            inside += words;
+        }
+    }
+    let mut i = root.0;
+    while i > 0 && before <= DATED_WORDS {
+        i -= 1;
+        if let Some(t) = doc.text(NodeId(i)) {
+            let (dated, words) = stamp(NodeId(i), t);
+            if dated {
+                return true;
+            }
+            before += words;
         }
     }
     false
 }
 
 /// Words around a container's opening where its dateline stands ([`opens_with_date`]).
-const DATED_WORDS: usize = 30;
+pub(crate) const DATED_WORDS: usize = 30;
 
 /// Whether any visible text under `root` is kept (a kept node's text under kept elements).
 pub(crate) fn has_kept_text(doc: &Document, root: NodeId, keep: &[bool]) -> bool {

@@ -8,12 +8,12 @@ use url::Url;
 
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse_page};
 use crate::extract::{
-    Block, Content, ContentConfig, Lines, Metadata, Rest, content_html, content_markdown,
-    content_text, declares_article, declares_discussion, declares_product, drop_copyright_lines,
-    drop_identifier_lines, drop_never_content, drop_noscript_notices, drop_post_chrome,
-    drop_product_asides, drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text,
-    has_kept_text, is_menu, kept_words, opens_with_date, page_content_and_blocks, page_metadata,
-    short_page_content, spread_content, url_date,
+    Block, Content, ContentConfig, DATED_WORDS, Lines, Metadata, Rest, content_html,
+    content_markdown, content_text, declares_article, declares_discussion, declares_product,
+    drop_copyright_lines, drop_identifier_lines, drop_never_content, drop_noscript_notices,
+    drop_post_chrome, drop_product_asides, drop_repeated_copies, drop_repeated_quotes,
+    drop_screen_reader_text, has_kept_text, is_menu, kept_words, opens_with_date,
+    page_content_and_blocks, page_metadata, short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -434,7 +434,9 @@ fn pick_view(
     // reader comments, not a thread's replies (a thread's first post is short, or the page
     // declares a discussion and `config.comments` is on): the spread view leaves them out.
     let own = Rest::of(blocks.iter().filter(|b| container.is_content(b.owner)));
-    let article = (inside >= NAVIGATION_WORDS || opens_with_date(doc, root))
+    // A short story stamped with its date is one too (a listing's intro bears no stamp).
+    let article = (inside >= NAVIGATION_WORDS
+        || (inside > DATED_WORDS as f64 && opens_with_date(doc, root)))
         && f64::from(own.link_words) < NAVIGATION_OWN_LINKS * f64::from(own.words);
     let comments = config.comments || !article;
     // The spread view holds at most what it would hold if nothing were chrome (`most`), and
