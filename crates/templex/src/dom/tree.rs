@@ -383,10 +383,12 @@ pub(crate) fn is_invisible_format(c: char) -> bool {
 }
 
 /// Han, kana and hangul: scripts written without spaces, where every character counts as
-/// a word.
+/// a word. Not the marks the kana blocks hold: the katakana middle dot `・` (U+30FB), which
+/// Chinese and Japanese pages set before every item of a link list as a bullet, the double
+/// hyphen `゠` and the voicing marks.
 #[inline]
 pub(crate) fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af | 0xf900..=0xfaff)
+    matches!(c as u32, 0x3041..=0x3098 | 0x309d..=0x309f | 0x30a1..=0x30fa | 0x30fc..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af | 0xf900..=0xfaff)
 }
 
 /// [`char::is_alphanumeric`], answered without its table lookup for the letters of the

@@ -128,6 +128,9 @@ pub(super) struct Aggregates {
     pub(super) words: Vec<u32>,
     /// Words inside links.
     pub(super) link_words: Vec<u32>,
+    /// Words of headings outside links: a box's title over its list of links says nothing
+    /// of an item ([`is_record`](super::container::is_record)).
+    pub(super) heading_words: Vec<u32>,
     /// Sentence punctuation marks.
     pub(super) punct: Vec<u32>,
     /// Text blocks.
@@ -162,6 +165,7 @@ impl Aggregates {
         let mut mass = vec![0.0f64; n];
         let mut words = vec![0u32; n];
         let mut link_words = vec![0u32; n];
+        let mut heading_words = vec![0u32; n];
         let mut punct = vec![0u32; n];
         let mut prose = vec![0.0f64; n];
         let mut block_count = vec![0u32; n];
@@ -173,6 +177,9 @@ impl Aggregates {
             prose[b.owner.index()] += v.max(0.0);
             words[b.owner.index()] += b.words;
             link_words[b.owner.index()] += b.link_words;
+            if b.kind == BlockKind::Heading {
+                heading_words[b.owner.index()] += b.words - b.link_words;
+            }
             punct[b.owner.index()] += b.punctuation;
         }
         let mut media = vec![false; n];
@@ -187,6 +194,7 @@ impl Aggregates {
                 media[p.index()] |= media[id.index()] || doc.tag(id).is_some_and(is_media);
                 words[p.index()] += words[id.index()];
                 link_words[p.index()] += link_words[id.index()];
+                heading_words[p.index()] += heading_words[id.index()];
                 punct[p.index()] += punct[id.index()];
                 block_count[p.index()] += block_count[id.index()];
                 links[id.index()] += u32::from(
@@ -265,6 +273,7 @@ impl Aggregates {
             prose,
             words,
             link_words,
+            heading_words,
             punct,
             blocks: block_count,
             links,

@@ -289,7 +289,8 @@ pub(super) fn is_record(agg: &Aggregates, id: NodeId) -> bool {
     let i = id.index();
     let (words, link_words) = (agg.words[i], agg.link_words[i]);
     link_words > 0
-        && (link_words < words || (agg.blocks[i] >= 2 && 2 * agg.links[i] <= agg.blocks[i]))
+        && (link_words + agg.heading_words[i] < words
+            || (agg.blocks[i] >= 2 && 2 * agg.links[i] <= agg.blocks[i]))
 }
 
 /// Whether the page is a listing: the container is one card of the records, or (on a page

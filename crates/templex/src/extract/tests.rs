@@ -1743,9 +1743,10 @@ fn text_words_counts_as_tokens_do() {
             })
             .sum()
     }
-    let alphabet: Vec<char> = "a Z9,.\t\n\u{a0}\u{3000}\u{2003}\u{85}按国한カ—«»éЖλ\u{ad}\u{200b}-"
-        .chars()
-        .collect();
+    let alphabet: Vec<char> =
+        "a Z9,.\t\n\u{a0}\u{3000}\u{2003}\u{85}按国한カ・—«»éЖλ\u{ad}\u{200b}-"
+            .chars()
+            .collect();
     let mut state = 0x2545_f491_4f6c_dd1du64;
     for _ in 0..2000 {
         let len = (state % 24) as usize;
@@ -1772,6 +1773,12 @@ fn chinese_article_outweighs_its_link_column() {
         7 + 1 + 2
     );
     assert_eq!(crate::extract::blocks::text_words("Hello, world"), 2);
+    // A bullet is no word, though the kana block holds it.
+    assert_eq!(
+        crate::extract::blocks::count("・新闻 ・ カタカナー").0,
+        2 + 5
+    );
+    assert_eq!(crate::extract::blocks::text_words("・新闻 ・"), 2 + 1);
     let para = "按照国家发布的家电以旧换新推广工作方案，家电以旧换新政策到二零一一年十二月三十一日到期。同家电下乡、家电节能惠民工程一样，作为一项政府大力实施的政策，促进了家电产品的更新换代，使企业和消费者都得到了实惠。";
     let links: String = (0..30)
         .map(|i| format!("<li><a href=/n{i}>Recommended story number {i} about phones</a></li>"))
@@ -2063,4 +2070,51 @@ fn one_word_repeated_is_no_content() {
          concept, which premieres in Detroit.</p></article>{nested}</body></html>"
     ));
     assert_has(&text, &["Nissan published two teasers"], &["word word"]);
+}
+
+/// A sidebar of boxes, each a heading over a list of links ("Most read", "From the forum"),
+/// is the site's menus, not a listing's records: a heading says nothing of an item. A short
+/// story beside five such boxes stays the content (stocks.caixun.com's sidebar had been read
+/// as the page's records, daniel-dev d1411 0.17 → 0.95). The same boxes with a line of text
+/// beside each item are records.
+#[test]
+fn boxes_of_headed_link_lists_are_no_records() {
+    let boxes = |item: &dyn Fn(usize, usize) -> String| -> String {
+        (0..5)
+            .map(|b| {
+                let items: String = (0..6).map(|i| item(b, i)).collect();
+                format!("<div class=box><h2>Box number {b}</h2><ul>{items}</ul></div>")
+            })
+            .collect()
+    };
+    let story = "The harbour authority said on Friday that the new quay will open in May, \
+        two months late, after storms damaged the works in the winter.";
+    let page = |side: &str| {
+        format!(
+            "<html><head><title>Quay opens late</title></head><body>\
+             <div id=main><h1>Quay opens late</h1><div class=text><p>{story}</p></div></div>\
+             <div id=side>{side}</div></body></html>"
+        )
+    };
+    let bare = boxes(&|b, i| format!("<li><a href=/s{b}-{i}>Another headline of box {b}</a></li>"));
+    assert_has(
+        &text_of(&page(&bare)),
+        &["new quay will open"],
+        &["Another headline"],
+    );
+    // Bullets are no words: `・` before each link says nothing of the item either.
+    let dotted =
+        boxes(&|b, i| format!("<li>・<a href=/s{b}-{i}>Another headline of box {b}</a></li>"));
+    assert_has(
+        &text_of(&page(&dotted)),
+        &["new quay will open"],
+        &["Another headline"],
+    );
+    let cards = boxes(&|b, i| {
+        format!(
+            "<li><a href=/s{b}-{i}>Another headline of box {b}</a> \
+             the council's plans for item {i} and what they cost</li>"
+        )
+    });
+    assert_has(&text_of(&page(&cards)), &["Another headline"], &[]);
 }
