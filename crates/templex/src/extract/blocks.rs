@@ -131,33 +131,48 @@ pub(super) fn scan_words(
 pub(crate) fn text_words(text: &str) -> usize {
     // One pass (this runs over every text node of a page several times): a token is a run
     // of non-whitespace characters, worth one word, or its CJK characters plus one when it
-    // also holds other word characters.
+    // also holds other word characters. ASCII bytes, most of most pages' text, are judged
+    // without decoding a character.
     let (mut total, mut in_token, mut cjk, mut other) = (0usize, false, 0usize, false);
-    for c in text.chars() {
-        if c.is_whitespace() {
+    let end_token = |cjk: usize, other: bool| {
+        if cjk == 0 {
+            1
+        } else {
+            cjk + usize::from(other)
+        }
+    };
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (space, c) = if b < 0x80 {
+            i += 1;
+            // `char::is_whitespace` on ASCII: tab, line feed, vertical tab, form feed,
+            // carriage return and space.
+            (matches!(b, b'\t'..=b'\r' | b' '), None)
+        } else {
+            let Some(c) = text[i..].chars().next() else {
+                break;
+            };
+            i += c.len_utf8();
+            (c.is_whitespace(), Some(c))
+        };
+        if space {
             if in_token {
-                total += if cjk == 0 {
-                    1
-                } else {
-                    cjk + usize::from(other)
-                };
+                total += end_token(cjk, other);
                 (in_token, cjk, other) = (false, 0, false);
             }
             continue;
         }
         in_token = true;
-        if is_cjk(c) {
-            cjk += 1;
-        } else if !other {
-            other = is_word_char(c);
+        match c {
+            None => other |= b.is_ascii_alphanumeric(),
+            Some(c) if is_cjk(c) => cjk += 1,
+            Some(c) => other |= is_word_char(c),
         }
     }
     if in_token {
-        total += if cjk == 0 {
-            1
-        } else {
-            cjk + usize::from(other)
-        };
+        total += end_token(cjk, other);
     }
     total
 }

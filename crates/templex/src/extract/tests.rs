@@ -1744,7 +1744,7 @@ fn text_words_counts_as_tokens_do() {
             .sum()
     }
     let alphabet: Vec<char> =
-        "a Z9,.\t\n\u{a0}\u{3000}\u{2003}\u{85}按国한カ・—«»éЖλ\u{ad}\u{200b}-"
+        "a Z9,.\t\n\u{b}\u{1c}\r\u{a0}\u{3000}\u{2003}\u{85}按国한カ・—«»éЖλ\u{ad}\u{200b}-"
             .chars()
             .collect();
     let mut state = 0x2545_f491_4f6c_dd1du64;
