@@ -1283,8 +1283,8 @@ const DANIEL_FLOORS: [(&str, f64); 6] = [
     ("chinese", 0.925),
     ("english", 0.92),
     ("greek", 0.94),
-    ("polish", 0.90),
-    ("russian", 0.85),
+    ("polish", 0.905),
+    ("russian", 0.87),
 ];
 
 /// A page whose main content is a single linked heading: teaser-card detection must not
