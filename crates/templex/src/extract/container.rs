@@ -283,7 +283,8 @@ pub(super) fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<
 }
 
 /// Whether `id` reads as a record: it links to its item and says something of it beside
-/// the link, or its link is a card of several blocks (title, date, price). A menu item is
+/// the link (outside a heading: a box's title over its links, "Most read", says nothing of
+/// any item), or its link is a card of several blocks (title, date, price). A menu item is
 /// one link, or a heading over a list of links (a link per block).
 pub(super) fn is_record(agg: &Aggregates, id: NodeId) -> bool {
     let i = id.index();
