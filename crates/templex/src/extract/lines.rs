@@ -23,6 +23,8 @@ pub(crate) struct Lines {
     pub(crate) lines: Vec<Range<usize>>,
     /// Per line, whether it sits in code (`<pre>`, `<code>`, `<samp>`, `<kbd>`).
     pub(crate) code: Vec<bool>,
+    /// Per line, the innermost block-level element holding it (the root when none does).
+    pub(crate) block: Vec<NodeId>,
 }
 
 impl Lines {
@@ -30,37 +32,40 @@ impl Lines {
     /// elements left out). `None` when the deadline passed before the end.
     pub(crate) fn of(doc: &Document, root: NodeId, keep: &[bool]) -> Option<Lines> {
         let kept = |id: NodeId| keep.get(id.index()).copied().unwrap_or(false);
-        // The open block elements' subtree ends.
-        let mut open: Vec<u32> = Vec::new();
+        // The open block elements and their subtree ends.
+        let mut open: Vec<(NodeId, u32)> = Vec::new();
         let mut out = Lines {
             nodes: Vec::new(),
             lines: Vec::new(),
             code: Vec::new(),
+            block: Vec::new(),
         };
         // Where the outermost open code element ends, and whether the current line's first
         // text stands inside one (read in the walk: a deep page asks no ancestors).
         let (mut code_to, mut line_code) = (0u32, false);
         let mut start = 0usize;
-        let flush = |out: &mut Lines, start: &mut usize, line_code: bool| {
-            if out.nodes.len() > *start {
-                out.lines.push(*start..out.nodes.len());
-                out.code.push(line_code);
-            }
-            *start = out.nodes.len();
-        };
+        let flush =
+            |out: &mut Lines, start: &mut usize, line_code: bool, open: &[(NodeId, u32)]| {
+                if out.nodes.len() > *start {
+                    out.lines.push(*start..out.nodes.len());
+                    out.code.push(line_code);
+                    out.block.push(open.last().map_or(root, |o| o.0));
+                }
+                *start = out.nodes.len();
+            };
         for id in doc.visible_descendants(root) {
             if deadline::due(id.index()) {
                 return None;
             }
-            while open.last().is_some_and(|&end| end <= id.0) {
+            while open.last().is_some_and(|&(_, end)| end <= id.0) {
+                flush(&mut out, &mut start, line_code, &open);
                 open.pop();
-                flush(&mut out, &mut start, line_code);
             }
             match &doc.node(id).data {
                 NodeData::Element(e) => {
                     if is_block(&e.name.local) && id != root {
-                        flush(&mut out, &mut start, line_code);
-                        open.push(doc.node(id).end.0);
+                        flush(&mut out, &mut start, line_code, &open);
+                        open.push((id, doc.node(id).end.0));
                     }
                     if id.0 >= code_to && is_code(&e.name.local) {
                         code_to = doc.node(id).end.0;
@@ -77,7 +82,7 @@ impl Lines {
                 _ => {}
             }
         }
-        flush(&mut out, &mut start, line_code);
+        flush(&mut out, &mut start, line_code, &open);
         Some(out)
     }
 

@@ -110,17 +110,23 @@ const COPY_SHARE: f64 = 0.3;
 /// [`COPY_SHARE`] of the content's words. A reader reads the content once. Lines are hashed
 /// word by word, so the pass is linear in the content's words.
 pub(crate) fn drop_repeated_copies(doc: &Document, lines: &Lines, keep: &mut [bool]) {
-    // Each line's words and whether it repeats a line before it.
-    let mut seen = rustc_hash::FxHashSet::<u64>::default();
+    // Each line's words and whether it repeats a line before it that stands in another
+    // container: a copy is laid out apart from what it copies, while the paragraphs an
+    // author writes twice in one container (a meal plan's dish on two days) are read twice.
+    let mut seen = rustc_hash::FxHashMap::<u64, Option<NodeId>>::default();
     let mut total = 0u64;
     let mut measured: Vec<(u32, bool)> = Vec::with_capacity(lines.lines.len());
-    for line in lines.iter() {
+    for (line, &block) in lines.iter().zip(&lines.block) {
         let (mut words, mut hash) = (0u32, 0u64);
         for &id in line {
             words += doc.text(id).map_or(0, |t| fold_words(t, &mut hash));
         }
         total += u64::from(words);
-        measured.push((words, words > 0 && !seen.insert(hash)));
+        let repeat = words > 0 && {
+            let home = doc.parent(block);
+            *seen.entry(hash).or_insert(home) != home
+        };
+        measured.push((words, repeat));
     }
     // Runs of long repeated lines with no long new line between them (short lines neither
     // count nor break: a heading may be new, "Read more" may repeat); a run of

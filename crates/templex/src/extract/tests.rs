@@ -762,7 +762,7 @@ fn shingles(text: &str) -> HashMap<Vec<String>, usize> {
 }
 
 /// The scrapinghub AEB metric (see ../shared/data/README.md) on all 181 pages; measured
-/// 0.965 (BENCHMARKS.md, "scrapinghub-aeb and trafilatura-eval").
+/// 0.967, floored at issue 45's 0.965 (BENCHMARKS.md, "scrapinghub-aeb and trafilatura-eval").
 #[test]
 fn aeb_floor() {
     let Some(data) = common::data_dir() else {
@@ -812,12 +812,14 @@ fn aeb_floor() {
     let r = rs.iter().sum::<f64>() / rs.len() as f64;
     let f1 = 2.0 * p * r / (p + r);
     eprintln!("AEB P={p:.3} R={r:.3} F1={f1:.3}");
-    assert!(f1 >= 0.96, "AEB F1 {f1}");
+    assert!(f1 >= 0.965, "AEB F1 {f1}");
 }
 
 /// trafilatura's evaluation set with its own metric (tests/eval_common.count_item: whitespace
 /// collapsed, case-sensitive substring; micro-averaged over all snippets). Measured on all
-/// 990 pages (a couple of seconds with the lean parse): F1 0.928 (BENCHMARKS.md, "scrapinghub-aeb and trafilatura-eval").
+/// 990 pages (a couple of seconds with the lean parse): F1 0.927 here (0.931 through
+/// `templex content`), floored at issue 45's 0.923 (BENCHMARKS.md, "scrapinghub-aeb and
+/// trafilatura-eval").
 #[test]
 fn trafilatura_eval_floor() {
     let Some(data) = common::data_dir() else {
@@ -870,7 +872,7 @@ fn trafilatura_eval_floor() {
     let r = tp as f64 / (tp + fn_) as f64;
     let f1 = 2.0 * tp as f64 / (2 * tp + fp + fn_) as f64;
     eprintln!("trafilatura-eval P={p:.3} R={r:.3} F1={f1:.3}");
-    assert!(f1 >= 0.92, "trafilatura-eval F1 {f1}");
+    assert!(f1 >= 0.923, "trafilatura-eval F1 {f1}");
 }
 
 /// A listing page: its records (a link to the item and something said of it) are the
@@ -1530,7 +1532,8 @@ fn the_last_kept_quote_is_weighed() {
 
 /// A content laid out once per screen size (the copies a breakpoint's CSS hides) is read
 /// once, its headings with it; lines that each item of a page repeats between lines of
-/// its own stay, and so does a short passage quoted again in a long text.
+/// its own stay, and so do paragraphs written twice in one container and a short passage
+/// quoted again in a long text.
 #[test]
 fn a_content_shown_twice_is_read_once() {
     let article = "<h2>Raised beds</h2>\
@@ -1565,6 +1568,19 @@ fn a_content_shown_twice_is_read_once() {
         4,
         "{text}"
     );
+
+    // A plan that lists the same dishes on two days, in one container, is the author's
+    // text twice: a copy is laid out in a container of its own.
+    let day = "<h3>Day</h3>\
+        <p>Breakfast is oatmeal with blueberries, walnuts and a spoon of honey.</p>\
+        <p>Lunch is a salad of chickpeas, cucumber, feta and olive oil dressing.</p>\
+        <p>Dinner is baked salmon with roasted sweet potatoes and green beans.</p>";
+    let text = read_once(&format!("<body><div class=plan>{day}{day}</div></body>"));
+    assert_eq!(text.matches("Dinner is baked salmon").count(), 2, "{text}");
+    let text = read_once(&format!(
+        "<body><div class=plan>{day}</div><div class=plan>{day}</div></body>"
+    ));
+    assert_eq!(text.matches("Dinner is baked salmon").count(), 1, "{text}");
 
     // Three paragraphs quoted again at the end of a long text are under a third of it.
     let own: String = (0..12)
