@@ -45,9 +45,12 @@ declare_tag_set!(
 
 declare_tag_set!(
     /// Elements whose text is never part of what a reader reads: [`is_unrendered`], plus
-    /// formulas' markup, form controls' values and ruby annotations (the reading set over the
-    /// base text, not part of it).
-    pub(crate) is_invisible = [is_unrendered] + "math" "textarea" "option" "rt" "rp"
+    /// form controls' values, ruby annotations (the reading set over the base text, not part
+    /// of it) and a formula's annotations (MathML's `<semantics>` renders its first child;
+    /// the TeX source beside it, Wikipedia's `{\displaystyle …}`, is for machines). A
+    /// formula's own tokens (`<mi>`, `<mo>`, `<mn>`) are read.
+    pub(crate) is_invisible = [is_unrendered] + "textarea" "option" "rt" "rp" "annotation"
+    "annotation-xml"
 );
 
 declare_tag_set!(

@@ -2173,3 +2173,27 @@ fn a_short_story_is_its_whole_article() {
         &["Section number", "Most read"],
     );
 }
+
+/// A formula is part of the text it stands in: MathML's tokens are read (plain MathML, and
+/// the copy MathJax renders for screen readers beside its glyphs, which carry no text),
+/// the TeX source annotating it is not.
+#[test]
+fn formulas_are_read_without_their_tex_source() {
+    let formula = "<math><semantics><mrow><mi>a</mi><mo>≠</mo><mn>0</mn></mrow>\
+         <annotation encoding=\"application/x-tex\">{\\displaystyle a\\neq 0}</annotation>\
+         </semantics></math>";
+    let mathjax = "<mjx-container class=MathJax><mjx-math aria-hidden=true><mjx-mi>\
+         <mjx-c class=mjx-c1D44E></mjx-c></mjx-mi></mjx-math><mjx-assistive-mml \
+         unselectable=on display=inline><math><mi>b</mi><mo>=</mo><mn>7</mn></math>\
+         </mjx-assistive-mml></mjx-container>";
+    let text = extracted_text(&format!(
+        "<html><body><article><h1>Quadratic equations</h1><p>{PROSE}</p>\
+         <p>When {formula}, there are two solutions, and when {mathjax} there is one. \
+         {PROSE}</p></article></body></html>"
+    ));
+    assert_has(
+        &text,
+        &["When a≠0, there are two", "when b=7 there is one"],
+        &["displaystyle", "neq"],
+    );
+}
