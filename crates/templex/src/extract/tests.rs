@@ -715,6 +715,37 @@ fn signatures_are_never_content() {
     }
 }
 
+/// A site whose classes are generated hashes names its parts for its tests: a cookie
+/// banner or a box of related stories named so in `data-testid`, `data-cy`, `data-qa` or
+/// `data-test` is no page's content; other `data-` attributes name nothing.
+#[test]
+fn test_ids_name_what_is_never_content() {
+    let never = |attr: &str| {
+        let doc = parse_str(&format!("<div class=css-1x2y3z {attr}>x</div>"));
+        let id = doc
+            .elements()
+            .find(|id| doc.tag(*id).is_some_and(|t| &**t == "div"))
+            .unwrap();
+        crate::extract::names::never_content(&doc, id)
+    };
+    for name in [
+        "data-testid=cookie-banner",
+        "data-cy=related-discussions",
+        "data-qa=newsletter-signup",
+        "data-test=share-buttons",
+        "data-test-id=relatedArticles",
+    ] {
+        assert!(never(name), "{name}");
+    }
+    for name in [
+        "data-testid=article-body",
+        "data-track=related-discussions",
+        "data-testid=product-price-section",
+    ] {
+        assert!(!never(name), "{name}");
+    }
+}
+
 #[test]
 fn lean_parse_gives_the_same_content() {
     let html = format!(
