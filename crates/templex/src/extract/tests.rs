@@ -685,18 +685,22 @@ fn a_product_page_leaves_out_its_reviews_and_carousels() {
     );
 }
 
+/// Whether a `<div>` with the attributes `attr` is named as no page's content
+/// (`never_content`).
+fn div_never_content(attr: &str) -> bool {
+    let doc = parse_str(&format!("<div {attr}>x</div>"));
+    let id = doc
+        .elements()
+        .find(|id| doc.tag(*id).is_some_and(|t| &**t == "div"))
+        .unwrap();
+    crate::extract::names::never_content(&doc, id)
+}
+
 /// A forum's signatures are no page's content: named so at either end of a class or id,
 /// not in its middle (a service's `e-signature-apis` section).
 #[test]
 fn signatures_are_never_content() {
-    let never = |attr: &str| {
-        let doc = parse_str(&format!("<div {attr}>x</div>"));
-        let id = doc
-            .elements()
-            .find(|id| doc.tag(*id).is_some_and(|t| &**t == "div"))
-            .unwrap();
-        crate::extract::names::never_content(&doc, id)
-    };
+    let never = |attr: &str| div_never_content(attr);
     for name in [
         "class=signature",
         "class=message-signature",
@@ -720,14 +724,7 @@ fn signatures_are_never_content() {
 /// `data-test` is no page's content; other `data-` attributes name nothing.
 #[test]
 fn test_ids_name_what_is_never_content() {
-    let never = |attr: &str| {
-        let doc = parse_str(&format!("<div class=css-1x2y3z {attr}>x</div>"));
-        let id = doc
-            .elements()
-            .find(|id| doc.tag(*id).is_some_and(|t| &**t == "div"))
-            .unwrap();
-        crate::extract::names::never_content(&doc, id)
-    };
+    let never = |attr: &str| div_never_content(&format!("class=css-1x2y3z {attr}"));
     for name in [
         "data-testid=cookie-banner",
         "data-cy=related-discussions",
