@@ -39,7 +39,7 @@ declare_tag_set!(
     ///
     /// Narrower than [`is_invisible`] by history, not by design: the content extractor's list
     /// grew since. Widening this one would change `templex template --format text` on pages
-    /// with forms, formulas or ruby.
+    /// with forms, ruby or formulas annotated with their TeX source.
     pub(crate) is_unrendered = "script" "style" "noscript" "template" "head" "iframe" "object" "svg"
 );
 

@@ -450,9 +450,6 @@ pub(super) fn move_to_article_body(
 /// content ([`grow_to_main`]).
 pub(super) const MAIN_GROWTH: f64 = 2.0;
 
-/// The content grows to its enclosing `<article>` when that holds at most this factor of its
-/// prose: a paywalled story's header (headline, byline, a photo's caption) outweighs its one
-/// lead paragraph, and the article is the two (trafilatura-eval's caymancompass.com). From
-/// 1.5 to 3 no page of WCXB dev, daniel-dev or scrapinghub-aeb moves; past it, an
-/// `<article>` that wraps a whole listing of awards (WCXB dev 0203) would be taken whole.
-pub(super) const ARTICLE_GROWTH: f64 = 3.0;
+/// The content grows to its enclosing `<article>` when that adds at most this factor of
+/// prose.
+pub(super) const ARTICLE_GROWTH: f64 = 1.5;

@@ -2163,45 +2163,6 @@ fn boxes_of_headed_link_lists_are_no_records() {
     assert_has(&text_of(&page(&cards)), &["Another headline"], &[]);
 }
 
-/// A paywalled story shows its header (headline, byline, share bar, a photo's long
-/// caption) and one lead paragraph: the header outweighs the lead, and the story is its
-/// whole `<article>`, not the header's photo alone.
-#[test]
-fn a_short_story_is_its_whole_article() {
-    let links = |n: usize, name: &str| -> String {
-        (0..n)
-            .map(|i| format!("<li><a href=/{i}>{name} {i}</a></li>"))
-            .collect()
-    };
-    let html = format!(
-        "<html><head><meta property=og:type content=article></head><body>\
-         <nav><ul>{}</ul></nav><article>\
-         <div class=header><h1>Prison official: anyone could escape from the island jail</h1>\
-         <span>By James Whittaker, May 4, 2022</span><ul class=share>{}</ul>\
-         <figure><img src=p.jpg><figcaption>The prison is considered a low-security \
-         facility, yet more than half of the inmates are classed as a higher risk, and the \
-         government weighs the cost of a new building.</figcaption></figure></div>\
-         <div class=post-content><p>A senior prison official has said in a sworn affidavit \
-         that anyone with the determination to escape could do so.</p>\
-         <div id=pay-barrier></div></div><footer><ul>{}</ul></footer></article>\
-         <aside><h4>Most read</h4><ul>{}</ul></aside></body></html>",
-        links(20, "Section number"),
-        links(8, "Share on network"),
-        links(8, "Topic tag"),
-        links(30, "Section number"),
-    );
-    let doc = parse_str(&html);
-    let c = page_content(&doc, &ContentConfig::default());
-    let root = c.root.expect("content found");
-    assert_eq!(doc.tag(root).map(|t| &**t), Some("article"));
-    let text = content_text(&doc, root, &|id| c.is_content(id));
-    assert_has(
-        &text,
-        &["sworn affidavit", "By James Whittaker"],
-        &["Section number", "Most read"],
-    );
-}
-
 /// A formula is part of the text it stands in: MathML's tokens are read (plain MathML, and
 /// the copy MathJax renders for screen readers beside its glyphs, which carry no text),
 /// the TeX source annotating it is not.
