@@ -1,8 +1,11 @@
 //! Parsing entry points: bytes or text → [`Document`], through html5gum's tokenizer and
 //! html5ever's tree builder (`tokenize.rs`) into the arena sink (`sink.rs`).
 
-use html5ever::tendril::{StrTendril, TendrilSink};
-use html5ever::{ParseOpts, parse_document};
+use html5ever::ParseOpts;
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{BufferQueue, Token, TokenSink, TokenSinkResult, Tokenizer};
+use html5ever::tree_builder::{TreeBuilder, TreeSink};
+use markup5ever::TokenizerResult;
 
 use super::decode::decode;
 use super::sink::Sink;
@@ -30,5 +33,42 @@ pub fn parse_str(html: &str) -> Document {
 /// Parse a page that is already text with html5ever's own tokenizer: the reference
 /// [`parse_str`] is tested against, about a third slower.
 pub fn parse_str_html5ever(html: &str) -> Document {
-    parse_document(Sink::default(), ParseOpts::default()).one(StrTendril::from_slice(html))
+    let opts = ParseOpts::default();
+    let builder = Settled(TreeBuilder::new(Sink::default(), opts.tree_builder));
+    let tokenizer = Tokenizer::new(builder, opts.tokenizer);
+    let input = BufferQueue::default();
+    input.push_back(StrTendril::from_slice(html));
+    // The feed pauses after each `</script>` and `<meta charset>` (a browser would run the
+    // script, or decode again, there).
+    while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
+    tokenizer.end();
+    let Settled(builder) = tokenizer.sink;
+    builder.sink.finish()
+}
+
+/// html5ever's tree builder, telling the sink after each token which links it reopened
+/// ([`Sink::settle_links`]), as `dom/tokenize.rs`'s emitter does.
+struct Settled(TreeBuilder<super::sink::Handle, Sink>);
+
+impl TokenSink for Settled {
+    type Handle = super::sink::Handle;
+
+    fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<Self::Handle> {
+        let (reopens, ends) = Sink::link_events(&token);
+        if let Some(closed) = ends {
+            self.0.sink.end_links(closed);
+        }
+        let result = self.0.process_token(token, line_number);
+        self.0.sink.settle_links(reopens);
+        result
+    }
+
+    fn end(&self) {
+        self.0.end();
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        self.0
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
 }

@@ -625,6 +625,13 @@ fn tokenizers_agree_on_every_site_page() {
     });
 }
 
+/// Whether an attribute is a link's target, which the outlines leave out: the sink drops it
+/// from the links the tree builder reopens (`Sink::settle_links`; tested on its own in
+/// `a_link_left_open_is_not_carried_over`), rcdom keeps it.
+fn is_link_target(element: &html5ever::LocalName, attr: &html5ever::LocalName) -> bool {
+    *element == local_name!("a") && *attr == local_name!("href")
+}
+
 /// The tree as an outline, one line per node in document order: depth, then what the node
 /// is. A `<template>`'s contents are its children, after any it has itself.
 fn outline(doc: &Document) -> Vec<String> {
@@ -636,6 +643,7 @@ fn outline(doc: &Document) -> Vec<String> {
                     let attrs: Vec<String> = e
                         .attrs
                         .iter()
+                        .filter(|a| !is_link_target(&e.name.local, &a.name.local))
                         .map(|a| format!("{}={}", a.name.local, a.value))
                         .collect();
                     format!("<{:?} {} {}>", e.name.ns, e.name.local, attrs.join(" "))
@@ -687,6 +695,7 @@ fn rcdom_outline(html: &str) -> Vec<String> {
                 let attrs: Vec<String> = attrs
                     .borrow()
                     .iter()
+                    .filter(|a| !is_link_target(&name.local, &a.name.local))
                     .map(|a| format!("{}={}", a.name.local, a.value))
                     .collect();
                 format!("<{:?} {} {}>", name.ns, name.local, attrs.join(" "))
@@ -874,5 +883,61 @@ fn word_characters_are_the_alphanumeric_ones() {
             "U+{:04X}",
             c as u32
         );
+    }
+}
+
+/// A link left open is one link, not a link around every paragraph after it: the tree
+/// builder reopens `<a>` in each (as browsers do), and those copies keep no `href`. What the
+/// author put inside the link stays a link, even misnested (the adoption agency's copies, and
+/// the copies a closing `</a>` ends), and so does a link written twice on purpose. Every
+/// parse agrees.
+#[test]
+fn a_link_left_open_is_not_carried_over() {
+    let links = |doc: &Document| -> Vec<(String, bool)> {
+        doc.elements()
+            .filter(|&e| doc.tag(e).is_some_and(|t| *t == local_name!("a")))
+            .map(|e| {
+                let href = doc.element(e).and_then(|el| el.attr("href")).is_some();
+                (doc.text_content(e).trim().to_string(), href)
+            })
+            .collect()
+    };
+    let cases: [(&str, &[(&str, bool)]); 6] = [
+        (
+            "<p>One <a href=/x>link</p> <p>Second paragraph.</p><p>Third.</p>",
+            &[("link", true), ("Second paragraph.Third.", false)],
+        ),
+        (
+            "<p>One <a href=/x>link</p><p>Second paragraph.</p>",
+            &[("link", true), ("Second paragraph.", false)],
+        ),
+        (
+            "<a href=/x>foo<p>bar</a>baz</p>",
+            &[("foo", true), ("bar", true)],
+        ),
+        // Blocks wrapped in a link inside a paragraph: each `<div>` closes the `<p>`, and
+        // the link, reopened in each, ends at the author's `</a>`.
+        (
+            "<p><a href=/x><div>09:16</div><div>Headline</div></a></p><p>Text.</p>",
+            &[("", true), ("09:16", true), ("Headline", true)],
+        ),
+        // A link left open up to the next link.
+        (
+            "<p>See <a href=/x>this</p><p>Later text.</p><p><a href=/y>next</a></p>",
+            &[("this", true), ("Later text.", false), ("next", true)],
+        ),
+        (
+            "<p><a href=/x>A</a></p><p><a href=/x>B</a> more</p>",
+            &[("A", true), ("B", true)],
+        ),
+    ];
+    for (html, want) in cases {
+        let want: Vec<(String, bool)> = want.iter().map(|(t, h)| (t.to_string(), *h)).collect();
+        assert_eq!(links(&parse_str(html)), want, "{html}");
+        assert_eq!(links(&parse_str_html5ever(html)), want, "{html}");
+        let lean = crate::dom::parse_bytes_lean(html.as_bytes(), None);
+        assert_eq!(links(&lean), want, "{html} (lean)");
+        let text = crate::dom::parse_bytes_text(html.as_bytes(), None);
+        assert_eq!(links(&text), want, "{html} (text)");
     }
 }
