@@ -348,6 +348,50 @@ pub(super) fn lift_records(
     top
 }
 
+/// A box set into a flow of paragraphs (a fact box, a pull-out, an explainer in a news
+/// story) is part of the story around it, not the story: when the element that holds the
+/// content (past wrappers that add no words) has paragraphs of its own, as children, with
+/// at least [`FLOW_SHARE`] of the content's prose, that element is the content.
+pub(super) fn grow_to_flow(
+    doc: &Document,
+    body: NodeId,
+    root: NodeId,
+    parts: Vec<NodeId>,
+    agg: &Aggregates,
+) -> (NodeId, Vec<NodeId>) {
+    let prose = agg.prose[root.index()].max(0.0);
+    for a in doc
+        .ancestors(root)
+        .take_while(|a| *a != body)
+        .take(FLOW_LEVELS)
+    {
+        if agg.excluded[a.index()] || agg.negative[a.index()] {
+            break;
+        }
+        let own: f64 = doc
+            .element_children(a)
+            .filter(|c| {
+                !doc.contains(*c, root)
+                    && doc.tag(*c).is_some_and(|t| *t == local_name!("p"))
+                    && !agg.excluded[c.index()]
+            })
+            .map(|c| agg.prose[c.index()].max(0.0))
+            .sum();
+        if own > 0.0 && own >= FLOW_SHARE * prose {
+            tracing::debug!(flow = %doc.dom_path(a), own, prose, "content set in a flow of paragraphs");
+            return (a, vec![a]);
+        }
+    }
+    (root, parts)
+}
+
+/// How many ancestors up [`grow_to_flow`] looks for the paragraphs around the content.
+const FLOW_LEVELS: usize = 3;
+
+/// The share of the content's prose that the paragraphs around it must hold for it to be a
+/// box set into them ([`grow_to_flow`]).
+pub(super) const FLOW_SHARE: f64 = 1.0;
+
 /// How much a listing's wrappers may add to its records' words.
 pub(super) const RECORDS_GROWTH: f64 = 1.25;
 

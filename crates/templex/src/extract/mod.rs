@@ -61,8 +61,8 @@ pub(crate) use spread::{
 
 use aggregates::Aggregates;
 use container::{
-    choose, grow_to_article, grow_to_main, is_listing, lift_records, move_to_article_body, records,
-    tighten, widen,
+    choose, grow_to_article, grow_to_flow, grow_to_main, is_listing, lift_records,
+    move_to_article_body, records, tighten, widen,
 };
 pub(crate) use prune::{DATED_WORDS, has_kept_text, is_menu, opens_with_date};
 use prune::{drop_orphan_headings, prune};
@@ -88,6 +88,7 @@ fn container(
     let (best, candidates) = choose(doc, body, agg)?;
     let root = tighten(doc, best, &candidates, agg, config);
     let (root, parts) = widen(doc, body, root, agg, config);
+    let (root, parts) = grow_to_flow(doc, body, root, parts, agg);
     let (root, parts) = grow_to_article(doc, body, root, parts, agg);
     let (root, parts) = grow_to_main(doc, body, root, parts, agg);
     let (root, parts) = move_to_article_body(doc, body, root, parts, agg);

@@ -2186,3 +2186,49 @@ fn formulas_are_read_without_their_tex_source() {
         &["displaystyle", "neq"],
     );
 }
+
+/// A fact box set into a news story is part of the story: when the story's own paragraphs,
+/// short ones between link boxes, hold at least the box's prose, the story is the content,
+/// not the box that outweighs each paragraph.
+#[test]
+fn a_box_set_into_a_story_brings_the_story() {
+    let para = |i: usize| {
+        format!(
+            "<p>Paragraph {i} of the story says that officials will face questions, as a \
+             review of the drug's trials is due.</p>"
+        )
+    };
+    let related = "<div class=more><a href=/r1>Hospital waiting lists grow again this \
+                   winter</a> <a href=/r2>Doctors call for a new flu strategy now</a> <a \
+                   href=/r3>Charities warn of a crisis over care homes</a> <a href=/r4>Nurses \
+                   vote on the pay offer made by the ministry</a> <a href=/r5>A new clinic \
+                   opens in the old town hall</a> <a href=/r6>Flu cases rise among the \
+                   young</a></div>";
+    let fact_box = format!(
+        "<div class=art-ins><div><h3>What the drug does</h3><p>{PROSE} {PROSE}</p><p>{PROSE}</p></div></div>"
+    );
+    let story: String = (0..3).map(para).collect::<String>()
+        + related
+        + &(3..6).map(para).collect::<String>()
+        + related
+        + &fact_box
+        + &(6..8).map(para).collect::<String>()
+        + related
+        + &(8..10).map(para).collect::<String>()
+        + related;
+    let html = format!(
+        "<html><head><title>Drug under the microscope</title></head><body><div id=page>\
+         <div class=col><h1>Drug under the microscope</h1>{story}</div>\
+         <div class=sidebar><a href=/a>Home</a> <a href=/b>News</a></div></div></body></html>"
+    );
+    let text = text_of(&html);
+    assert_has(
+        &text,
+        &[
+            "Paragraph 0 of the story",
+            "Paragraph 9 of the story",
+            "The council met",
+        ],
+        &["Charities warn"],
+    );
+}
