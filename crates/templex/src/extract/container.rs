@@ -164,7 +164,46 @@ pub(super) fn widen(
         parts.sort();
         top = parent;
     }
+    if top != root {
+        join_the_flow(doc, top, &mut parts, agg);
+    }
     (top, parts)
+}
+
+/// The paragraphs and headings of `top` between its first and last parts join them: a
+/// story's sections are the content, and so is the short paragraph between two of them,
+/// which weighs too little to join as a sibling of its own.
+fn join_the_flow(doc: &Document, top: NodeId, parts: &mut Vec<NodeId>, agg: &Aggregates) {
+    let in_part = |c: NodeId| {
+        parts
+            .iter()
+            .any(|p| doc.contains(c, *p) || doc.contains(*p, c))
+    };
+    let children: Vec<NodeId> = doc.element_children(top).collect();
+    let (Some(first), Some(last)) = (
+        children.iter().position(|c| in_part(*c)),
+        children.iter().rposition(|c| in_part(*c)),
+    ) else {
+        return;
+    };
+    let flow: Vec<NodeId> = children[first..=last]
+        .iter()
+        .copied()
+        .filter(|c| {
+            !in_part(*c)
+                && doc
+                    .tag(*c)
+                    .is_some_and(|t| *t == local_name!("p") || is_heading(t))
+                && !agg.excluded[c.index()]
+                && agg.hints[c.index()] >= 0
+                && agg.words[c.index()] > 0
+                && !is_link_cluster(agg.words[c.index()], agg.link_words[c.index()])
+        })
+        .collect();
+    if !flow.is_empty() {
+        parts.extend(flow);
+        parts.sort();
+    }
 }
 
 /// A list of records: sibling elements of one kind (tag and class), each with text of its

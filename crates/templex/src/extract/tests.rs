@@ -2232,3 +2232,31 @@ fn a_box_set_into_a_story_brings_the_story() {
         &["Charities warn"],
     );
 }
+
+/// Content split over sibling sections brings the short paragraphs and headings between
+/// them: each weighs too little to join on its own, but they carry the story from one
+/// section to the next. What stands outside the first and last sections stays out.
+#[test]
+fn paragraphs_between_sections_join_them() {
+    let section = |name: &str| format!("<div class={name}><p>{PROSE}</p><p>{PROSE}</p></div>");
+    // Link lists inside the wrapper weigh it down under either section alone.
+    let links: String = (0..8)
+        .map(|i| format!("<a href=/s{i}>Another story about the town council number {i}</a> "))
+        .collect();
+    let html = format!(
+        "<html><head><title>Cycle lanes</title></head><body><div class=page>         <div class=wrap><div class=more>{links}</div><p>Before the story: a note.</p>{}         <h2>The second trial</h2><p>A short bridge between the two parts.</p>{}         <p>After the story: a note.</p><div class=more>{links}</div></div>         <div class=sidebar><a href=/a>Home</a> <a href=/b>News</a></div></div></body></html>",
+        section("one"),
+        section("two")
+    );
+    let text = text_of(&html);
+    assert_has(
+        &text,
+        &["The council met", "The second trial", "A short bridge"],
+        &[
+            "Home",
+            "Another story",
+            "Before the story",
+            "After the story",
+        ],
+    );
+}
