@@ -6,7 +6,9 @@ use markup5ever::local_name;
 use super::blocks::{Block, BlockKind, segment_blocks};
 use super::config::ContentConfig;
 use super::names::NameHints;
-use super::verdicts::{chrome_by_tag, is_comment_section, is_control, is_hidden, is_main_element};
+use super::verdicts::{
+    chrome_by_tag, is_comment_section, is_control, is_hidden, is_main_element, mark_sign_in_boxes,
+};
 use crate::dom::tags::is_media;
 use crate::dom::{Document, NodeId, deadline};
 
@@ -154,14 +156,29 @@ pub(super) struct Aggregates {
     pub(super) segments: Vec<Block>,
     /// The nodes of filler elements ([`filler_mask`]): no view holds or counts them.
     pub(super) filler: Vec<bool>,
+    /// The nodes of sign-in boxes ([`mark_sign_in_boxes`]): never content hidden until a
+    /// script shows it, and no page-level view's content.
+    pub(super) sign_in: Vec<bool>,
 }
 
 impl Aggregates {
+    /// The nodes no page-level view holds or counts: filler and sign-in boxes (the filler
+    /// taken, the aggregates done with it).
+    pub(super) fn unread(&mut self) -> Vec<bool> {
+        let mut unread = std::mem::take(&mut self.filler);
+        for (u, s) in unread.iter_mut().zip(&self.sign_in) {
+            *u |= s;
+        }
+        unread
+    }
+
     /// Segment `body` into text blocks and sum them up the tree.
     pub(super) fn measure(doc: &Document, body: NodeId, config: &ContentConfig) -> Self {
         let n = doc.len();
         let blocks = segment_blocks(doc, body);
         let filler = filler_mask(doc, &blocks);
+        let mut sign_in = vec![false; n];
+        mark_sign_in_boxes(doc, &mut sign_in);
         let mut mass = vec![0.0f64; n];
         let mut words = vec![0u32; n];
         let mut link_words = vec![0u32; n];
@@ -224,7 +241,7 @@ impl Aggregates {
             // shows it (lock-down and anti-flicker snippets, page loaders): a reader with
             // scripts sees it. Many hidden blocks (the steps of forms, tabs) are not that.
             let (w, l) = (words[id.index()], link_words[id.index()]);
-            let revealed = w > shown && 2 * w > hidden && 2 * l < w;
+            let revealed = w > shown && 2 * w > hidden && 2 * l < w && !sign_in[id.index()];
             excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
                 || is_control(doc, id)
                 || (is_hidden_el[id.index()] && !revealed)
@@ -284,6 +301,7 @@ impl Aggregates {
             negative_mass,
             segments: blocks,
             filler,
+            sign_in,
         }
     }
 }

@@ -205,9 +205,10 @@ pub fn page_content(doc: &Document, config: &ContentConfig) -> Content {
 }
 
 /// [`page_content`], the text blocks of `<body>` it weighed
-/// ([`segment_blocks`](blocks::segment_blocks)) and the nodes of its filler elements
-/// ([`filler_mask`](aggregates::filler_mask), one flag per node), for callers that weigh them again (the choice of a
-/// page-level view).
+/// ([`segment_blocks`](blocks::segment_blocks)) and the nodes no view of the content holds,
+/// one flag per node: its filler elements ([`filler_mask`](aggregates::filler_mask)) and
+/// sign-in boxes ([`mark_sign_in_boxes`](verdicts::mark_sign_in_boxes)), for callers that
+/// weigh them again (the choice of a page-level view).
 pub(crate) fn page_content_and_blocks(
     doc: &Document,
     config: &ContentConfig,
@@ -233,11 +234,7 @@ pub(crate) fn page_content_and_blocks(
     }) = container(doc, body, &agg, config)
     else {
         tracing::debug!("no text outside boilerplate");
-        return (
-            nothing(),
-            std::mem::take(&mut agg.segments),
-            std::mem::take(&mut agg.filler),
-        );
+        return (nothing(), std::mem::take(&mut agg.segments), agg.unread());
     };
     if deadline::passed() {
         return (nothing(), Vec::new(), none());
@@ -257,5 +254,6 @@ pub(crate) fn page_content_and_blocks(
         root: Some(root),
         keep,
     };
-    (content, agg.segments, agg.filler)
+    let unread = agg.unread();
+    (content, agg.segments, unread)
 }

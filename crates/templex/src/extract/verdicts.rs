@@ -209,3 +209,41 @@ pub(super) fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
         .windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
+
+/// Mark the sign-in boxes of a page in `mask`, subtrees whole: around each password field
+/// (one shown, not an autofill trap), its form, or the hidden element (a dialog a button
+/// opens) that holds it. No page's content
+/// asks for a password: what such a box holds (its labels, a registration's terms) is the
+/// site's, however much of it there is. A password field in neither is left alone: the
+/// page's layout gives no edge to the box.
+pub(super) fn mark_sign_in_boxes(doc: &Document, mask: &mut [bool]) {
+    let Some(body) = doc.body() else {
+        return;
+    };
+    let end = doc.subtree(body).end;
+    let mut i = body.0 + 1;
+    while i < end {
+        let id = NodeId(i);
+        i += 1;
+        let password = doc.element(id).is_some_and(|e| {
+            e.is(&local_name!("input"))
+                && e.attr("type")
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("password"))
+        });
+        // A hidden field is a trap for browsers' autofill, not a box to sign in with.
+        if !password || is_hidden(doc, id) || mask.get(id.index()).copied().unwrap_or(true) {
+            continue;
+        }
+        let boxed = doc
+            .ancestors(id)
+            .take_while(|a| *a != body)
+            .find(|a| doc.tag(*a).is_some_and(|t| *t == local_name!("form")) || is_hidden(doc, *a));
+        if let Some(b) = boxed {
+            for n in doc.subtree(b) {
+                if let Some(m) = mask.get_mut(n as usize) {
+                    *m = true;
+                }
+            }
+        }
+    }
+}

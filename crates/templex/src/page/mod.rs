@@ -681,6 +681,46 @@ mod tests {
     }
 
     #[test]
+    fn a_hidden_sign_in_box_is_no_content() {
+        let story = "The city council approved the new cycle lanes on Tuesday evening after a \
+                     long debate. Residents had asked for safer routes to the schools for \
+                     years, and parents had written to the mayor every autumn. The trial on two \
+                     streets starts in the spring and will be reviewed after six months, the \
+                     mayor said, and the council will then decide whether the lanes stay for \
+                     good or are taken out again before the summer holidays.";
+        let terms = "We reserve the right, at our sole discretion, to change, modify, delete or \
+                     otherwise alter any advertisement that may be offensive, indecent or \
+                     misleading. All postings, images and other materials posted on the site \
+                     remain the responsibility of those who post them, and by registering you \
+                     agree to these rules and to our handling of your data. ";
+        let dialog = |field: &str| {
+            format!(
+                "<div style='display:none'><div class=box><h2>Sign in</h2>Email: <input \
+                 name=u>Password: <input type={field} name=p><p>{}</p></div></div>",
+                terms.repeat(3)
+            )
+        };
+        let page = |field: &str| {
+            format!(
+                "<html><head><title>Cycle lanes</title></head><body><div id=head>{}</div>\
+                 <div class=main><p>{story}</p></div><div class=foot><p>Our newsroom works \
+                 for readers in the region every day of the year.</p></div></body></html>",
+                dialog(field)
+            )
+        };
+        let text = default_text;
+        let with_password = text(&page("password"));
+        assert!(with_password.contains("cycle lanes"), "{with_password}");
+        assert!(
+            !with_password.contains("reserve the right"),
+            "{with_password}"
+        );
+        // The same dialog without a password field is a hidden panel like any other.
+        let without = text(&page("text"));
+        assert!(without.contains("reserve the right"), "{without}");
+    }
+
+    #[test]
     fn extracts_and_renders_the_main_content() {
         let html = "<html><head><title>T</title></head><body><nav><a href=/a>Home</a> \
                     <a href=/b>About</a></nav><article><h2>Sub</h2><p>One sentence of \
