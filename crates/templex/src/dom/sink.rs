@@ -358,6 +358,8 @@ pub(crate) struct Sink {
     recent: RefCell<[Option<Rc<QualName>>; RECENT]>,
     /// The `<a>` elements created while the tree builder handles the current token.
     new_links: RefCell<Vec<u32>>,
+    /// Whether `new_links` holds any: asked after every token, so without a borrow.
+    made_links: Cell<bool>,
     /// The `<a>` elements reopened since the last `<a>` or `</a>` ([`Sink::end_links`]).
     reopened: RefCell<Vec<u32>>,
 }
@@ -410,6 +412,7 @@ impl Default for Sink {
             names: RefCell::default(),
             recent: RefCell::default(),
             new_links: RefCell::default(),
+            made_links: Cell::new(false),
             reopened: RefCell::default(),
         }
     }
@@ -545,11 +548,17 @@ impl Sink {
     /// is text or a start tag other than `<a>` reopen a link that a block closed
     /// ("reconstructed", as the specification says). They wait for what ends the link
     /// ([`Sink::end_links`]).
+    #[inline]
     pub(crate) fn settle_links(&self, reopens: bool) {
-        let mut new = self.new_links.borrow_mut();
-        if new.is_empty() {
-            return;
+        if self.made_links.replace(false) {
+            self.settle_new_links(reopens);
         }
+    }
+
+    /// [`Sink::settle_links`] once the token made links.
+    #[cold]
+    fn settle_new_links(&self, reopens: bool) {
+        let mut new = self.new_links.borrow_mut();
         if reopens {
             self.reopened.borrow_mut().extend(new.drain(..));
         } else {
@@ -657,6 +666,7 @@ impl TreeSink for Sink {
         let handle = self.new_element(name, attrs);
         if link {
             self.new_links.borrow_mut().push(handle.id);
+            self.made_links.set(true);
         }
         if flags.template {
             // A fragment: never in the tree itself (see `Tree::templates`).
