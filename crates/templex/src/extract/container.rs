@@ -388,9 +388,9 @@ pub(super) fn lift_records(
 }
 
 /// A box set into a flow of paragraphs (a fact box, a pull-out, an explainer in a news
-/// story) is part of the story around it, not the story: when the element that holds the
-/// content (past wrappers that add no words) has paragraphs of its own, as children, with
-/// at least [`FLOW_SHARE`] of the content's prose, that element is the content.
+/// story) is part of the story around it, not the story: the nearest of the content's
+/// [`FLOW_LEVELS`] ancestors (not boilerplate-named, not excluded) whose own `<p>` children
+/// hold at least [`FLOW_SHARE`] of the content's prose is the content.
 pub(super) fn grow_to_flow(
     doc: &Document,
     body: NodeId,
@@ -429,7 +429,7 @@ const FLOW_LEVELS: usize = 3;
 
 /// The share of the content's prose that the paragraphs around it must hold for it to be a
 /// box set into them ([`grow_to_flow`]).
-pub(super) const FLOW_SHARE: f64 = 1.0;
+const FLOW_SHARE: f64 = 1.0;
 
 /// How much a listing's wrappers may add to its records' words.
 pub(super) const RECORDS_GROWTH: f64 = 1.25;
