@@ -174,10 +174,17 @@ pub(super) fn widen(
 /// story's sections are the content, and so is the short paragraph between two of them,
 /// which weighs too little to join as a sibling of its own.
 fn join_the_flow(doc: &Document, top: NodeId, parts: &mut Vec<NodeId>, agg: &Aggregates) {
+    if parts.contains(&top) {
+        return;
+    }
+    // The parts are in document order (`widen` sorts them) and inside `top`: a child of
+    // `top` holds one when the first part at or after it starts inside its subtree. A
+    // binary search, not a scan of the parts per child: a parent of 50,000 paragraphs may
+    // have as many parts.
     let in_part = |c: NodeId| {
-        parts
-            .iter()
-            .any(|p| doc.contains(c, *p) || doc.contains(*p, c))
+        let end = doc.subtree(c).end;
+        let i = parts.partition_point(|p| p.0 < c.0);
+        parts.get(i).is_some_and(|p| p.0 < end)
     };
     let children: Vec<NodeId> = doc.element_children(top).collect();
     let (Some(first), Some(last)) = (
