@@ -54,10 +54,7 @@ impl TokenSink for Settled {
     type Handle = super::sink::Handle;
 
     fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<Self::Handle> {
-        let (reopens, ends) = Sink::link_events(&token);
-        if let Some(closed) = ends {
-            self.0.sink.end_links(closed);
-        }
+        let reopens = self.0.sink.before_token(&token);
         let result = self.0.process_token(token, line_number);
         self.0.sink.settle_links(reopens);
         result

@@ -66,7 +66,7 @@ struct Tree {
     /// end up under its template.
     templates: Vec<(u32, u32)>,
     /// The `<a>` elements the tree builder reopened for a link the page left open (see
-    /// [`Sink::end_links`]): their `href` goes in `finish`.
+    /// [`Sink::before_token`]): their `href` goes in `finish`.
     carried: Vec<u32>,
 }
 
@@ -360,7 +360,7 @@ pub(crate) struct Sink {
     new_links: RefCell<Vec<u32>>,
     /// Whether `new_links` holds any: asked after every token, so without a borrow.
     made_links: Cell<bool>,
-    /// The `<a>` elements reopened since the last `<a>` or `</a>` ([`Sink::end_links`]).
+    /// The `<a>` elements reopened since the last `<a>` or `</a>` ([`Sink::before_token`]).
     reopened: RefCell<Vec<u32>>,
 }
 
@@ -547,7 +547,7 @@ impl Sink {
     /// After the tree builder handled a token: the `<a>` elements it created for a token that
     /// is text or a start tag other than `<a>` reopen a link that a block closed
     /// ("reconstructed", as the specification says). They wait for what ends the link
-    /// ([`Sink::end_links`]).
+    /// ([`Sink::before_token`]).
     #[inline]
     pub(crate) fn settle_links(&self, reopens: bool) {
         if self.made_links.replace(false) {
@@ -566,28 +566,18 @@ impl Sink {
         }
     }
 
-    /// Before the tree builder handles an `</a>` (`closed`), or an `<a>` or the end of the
-    /// page: what ends the links reopened since the last one. An `</a>` means the author
-    /// wrapped blocks in the link (`<p><a href=…><div>…</div></a></p>`, whose `<div>` closes
-    /// the `<p>`): what the copies hold is the link's. Anything else means the page left
-    /// the link open (`<p>…<a href=…>more</p><p>text</p>`), and the tree builder made every
-    /// paragraph after it, up to the next link, a link to the same place: those copies lose
-    /// their `href` and read as the text the author wrote (as libxml2 reads them).
-    pub(crate) fn end_links(&self, closed: bool) {
-        let mut reopened = self.reopened.borrow_mut();
-        if closed {
-            reopened.clear();
-        } else if !reopened.is_empty() {
-            self.tree.borrow_mut().carried.extend(reopened.drain(..));
-        }
-    }
-
-    /// What `token` means for the links the tree builder reopens: whether it may reopen one
-    /// (text, a start tag other than `<a>`), and whether it ends them ([`Sink::end_links`]:
-    /// `Some(true)` for `</a>`, `Some(false)` for `<a>` and the end of the page).
-    pub(crate) fn link_events(token: &html5ever::tokenizer::Token) -> (bool, Option<bool>) {
+    /// Before the tree builder handles `token`: whether it may reopen a link (text, a start
+    /// tag other than `<a>`: pass it to [`Sink::settle_links`] after), and, for an `</a>`,
+    /// an `<a>` or the end of the page, what ends the links reopened since the last one. An
+    /// `</a>` means the author wrapped blocks in the link (`<p><a href=…><div>…</div></a>`,
+    /// whose `<div>` closes the `<p>`): what the copies hold is the link's. Anything else
+    /// means the page left the link open (`<p>…<a href=…>more</p><p>text</p>`), and the
+    /// tree builder made every paragraph after it, up to the next link, a link to the same
+    /// place: those copies lose their `href` and read as the text the author wrote (as
+    /// libxml2 reads them).
+    pub(crate) fn before_token(&self, token: &html5ever::tokenizer::Token) -> bool {
         use html5ever::tokenizer::{TagKind, Token};
-        match token {
+        let (reopens, closed) = match token {
             Token::CharacterTokens(_) | Token::NullCharacterToken => (true, None),
             Token::TagToken(t) if t.name == local_name!("a") => {
                 (false, Some(t.kind == TagKind::EndTag))
@@ -595,7 +585,16 @@ impl Sink {
             Token::TagToken(t) => (t.kind == TagKind::StartTag, None),
             Token::EOFToken => (false, Some(false)),
             _ => (false, None),
+        };
+        if let Some(closed) = closed {
+            let mut reopened = self.reopened.borrow_mut();
+            if closed {
+                reopened.clear();
+            } else if !reopened.is_empty() {
+                self.tree.borrow_mut().carried.extend(reopened.drain(..));
+            }
         }
+        reopens
     }
 
     /// The page's shared copy of `name`: a lookup instead of an allocation per element

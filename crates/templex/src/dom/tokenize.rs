@@ -330,10 +330,7 @@ impl<'a> TreeEmitter<'a> {
         // pending table text (the place is set) and then pop elements (`</template>` after
         // text in a template's row), which tells the sink nothing.
         let text = matches!(token, Token::CharacterTokens(_));
-        let (reopens, ends) = Sink::link_events(&token);
-        if let Some(closed) = ends {
-            sink.end_links(closed);
-        }
+        let reopens = sink.before_token(&token);
         let result = self.builder.process_token(token, 0);
         sink.settle_links(reopens);
         if !text {

@@ -154,29 +154,19 @@ pub(super) struct Aggregates {
     pub(super) negative_mass: Vec<f64>,
     /// The text blocks of `<body>`, in document order.
     pub(super) segments: Vec<Block>,
-    /// The nodes of filler elements ([`filler_mask`]): no view holds or counts them.
+    /// The nodes no page-level view holds or counts: filler elements ([`filler_mask`]),
+    /// which the aggregates leave out too, and sign-in boxes ([`mark_sign_in_boxes`]),
+    /// which they count (the containers the models are trained on stay where they were) but
+    /// never take for content hidden until a script shows it.
     pub(super) filler: Vec<bool>,
-    /// The nodes of sign-in boxes ([`mark_sign_in_boxes`]): never content hidden until a
-    /// script shows it, and no page-level view's content.
-    pub(super) sign_in: Vec<bool>,
 }
 
 impl Aggregates {
-    /// The nodes no page-level view holds or counts: filler and sign-in boxes (the filler
-    /// taken, the aggregates done with it).
-    pub(super) fn unread(&mut self) -> Vec<bool> {
-        let mut unread = std::mem::take(&mut self.filler);
-        for (u, s) in unread.iter_mut().zip(&self.sign_in) {
-            *u |= s;
-        }
-        unread
-    }
-
     /// Segment `body` into text blocks and sum them up the tree.
     pub(super) fn measure(doc: &Document, body: NodeId, config: &ContentConfig) -> Self {
         let n = doc.len();
         let blocks = segment_blocks(doc, body);
-        let filler = filler_mask(doc, &blocks);
+        let mut filler = filler_mask(doc, &blocks);
         let mut sign_in = vec![false; n];
         mark_sign_in_boxes(doc, &mut sign_in);
         let mut mass = vec![0.0f64; n];
@@ -285,6 +275,9 @@ impl Aggregates {
                 }
             }
         }
+        for (f, b) in filler.iter_mut().zip(&sign_in) {
+            *f |= b;
+        }
         Aggregates {
             mass,
             prose,
@@ -301,7 +294,6 @@ impl Aggregates {
             negative_mass,
             segments: blocks,
             filler,
-            sign_in,
         }
     }
 }

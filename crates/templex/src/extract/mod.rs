@@ -234,7 +234,11 @@ pub(crate) fn page_content_and_blocks(
     }) = container(doc, body, &agg, config)
     else {
         tracing::debug!("no text outside boilerplate");
-        return (nothing(), std::mem::take(&mut agg.segments), agg.unread());
+        return (
+            nothing(),
+            std::mem::take(&mut agg.segments),
+            std::mem::take(&mut agg.filler),
+        );
     };
     if deadline::passed() {
         return (nothing(), Vec::new(), none());
@@ -254,6 +258,5 @@ pub(crate) fn page_content_and_blocks(
         root: Some(root),
         keep,
     };
-    let unread = agg.unread();
-    (content, agg.segments, unread)
+    (content, agg.segments, agg.filler)
 }

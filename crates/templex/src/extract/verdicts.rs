@@ -212,10 +212,9 @@ pub(super) fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
 
 /// Mark the sign-in boxes of a page in `mask`, subtrees whole: around each password field
 /// (one shown, not an autofill trap), its form, or the hidden element (a dialog a button
-/// opens) that holds it. No page's content
-/// asks for a password: what such a box holds (its labels, a registration's terms) is the
-/// site's, however much of it there is. A password field in neither is left alone: the
-/// page's layout gives no edge to the box.
+/// opens) that holds it. No page's content asks for a password: what such a box holds (its
+/// labels, a registration's terms) is the site's, however much of it there is. A password
+/// field in neither is left alone: the page's layout gives no edge to the box.
 pub(super) fn mark_sign_in_boxes(doc: &Document, mask: &mut [bool]) {
     let Some(body) = doc.body() else {
         return;
