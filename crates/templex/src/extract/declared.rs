@@ -199,7 +199,8 @@ fn ld_types(ld: &str) -> impl Iterator<Item = &str> {
 
 /// Whether the page says it is one product's page: `og:type` `product` (`product.item`),
 /// or its JSON-LD describes one product among its top-level entities (a page that lists
-/// products describes several, or none but a list). Then what customers say of the product
+/// products describes several, or none but a list), and one that is sold: a bare `Product`
+/// with a rating is a search snippet any page may carry. Then what customers say of the product
 /// and the other products the page shows are not its content.
 pub(crate) fn declares_product(doc: &Document) -> bool {
     let og = open_graph(doc, "og:type").map(|t| t.to_ascii_lowercase());
@@ -211,14 +212,14 @@ pub(crate) fn declares_product(doc: &Document) -> bool {
         Some("article") if declares_article(doc) => return false,
         _ => {}
     }
-    let described: usize = json_ld(doc)
+    let (described, sold) = json_ld(doc)
         .iter()
         .filter(|s| s.contains("Product"))
         .map(|s| top_level_products(s))
-        .sum();
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     // The JSON-LD, where it names products, is the page's word; else its microdata.
     if described > 0 {
-        described == 1
+        described == 1 && sold == 1
     } else {
         microdata_products(doc) == 1
     }
@@ -266,15 +267,15 @@ const PRODUCT_TYPES: &[&str] = &[
 ];
 
 /// How many of a JSON-LD text's top-level entities (the text's object, the members of its
-/// array or of its `@graph`) are products (`https://schema.org/Product` is `Product`); none
-/// when the text is no JSON.
-fn top_level_products(ld: &str) -> usize {
+/// array or of its `@graph`) are products (`https://schema.org/Product` is `Product`), and
+/// how many of those are sold ([`SOLD_ITEM_KEYS`]); none when the text is no JSON.
+fn top_level_products(ld: &str) -> (usize, usize) {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(ld) else {
-        return 0;
+        return (0, 0);
     };
     let is_product = |t: &serde_json::Value| t.as_str().is_some_and(is_product_type);
     let mut stack = vec![&value];
-    let mut products = 0;
+    let mut products = (0, 0);
     while let Some(v) = stack.pop() {
         match v {
             serde_json::Value::Array(items) => stack.extend(items),
@@ -282,17 +283,37 @@ fn top_level_products(ld: &str) -> usize {
                 if let Some(graph) = o.get("@graph") {
                     stack.push(graph);
                 }
-                products += usize::from(match o.get("@type") {
+                if match o.get("@type") {
                     Some(serde_json::Value::Array(types)) => types.iter().any(is_product),
                     Some(t) => is_product(t),
                     None => false,
-                });
+                } {
+                    products.0 += 1;
+                    products.1 += usize::from(SOLD_ITEM_KEYS.iter().any(|k| o.contains_key(*k)));
+                }
             }
             _ => {}
         }
     }
     products
 }
+
+/// Properties of a product that is sold: an offer, an identifier, variants. A `Product`
+/// with only a name, a description and a rating is a star-rating snippet for search
+/// engines, which service pages and local businesses add too (pestrus.com's pest control).
+const SOLD_ITEM_KEYS: &[&str] = &[
+    "offers",
+    "sku",
+    "gtin",
+    "gtin8",
+    "gtin12",
+    "gtin13",
+    "gtin14",
+    "mpn",
+    "model",
+    "hasVariant",
+    "productGroupID",
+];
 
 /// JSON-LD types that make a page a list of other pages (an article's graph names its
 /// page a `WebPage` or an `ItemPage`).

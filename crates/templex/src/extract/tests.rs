@@ -606,7 +606,10 @@ fn a_product_page_declares_one_product() {
     let og = |t: &str| format!(r#"<meta property="og:type" content="{t}">"#);
     let product = r#"{"@context":"https://schema.org","@type":"Product","name":"Kettle",
         "offers":{"@type":"Offer","price":"30"},"isRelatedTo":{"@type":"Product","name":"Mug"}}"#;
-    let graph = r#"{"@graph":[{"@type":"WebPage"},{"@type":["Product","Thing"],"name":"Kettle"}]}"#;
+    let graph = r#"{"@graph":[{"@type":"WebPage"},{"@type":["Product","Thing"],"sku":"K1"}]}"#;
+    // A search snippet's stars on a service page: nothing is sold.
+    let snippet = r#"{"@type":"Product","name":"Pest control","description":"Safe.",
+        "aggregateRating":{"@type":"AggregateRating","ratingValue":"4.9"}}"#;
     let list = r#"[{"@type":"Product","name":"Kettle"},{"@type":"Product","name":"Mug"}]"#;
     let items = r#"{"@type":"ItemList","itemListElement":[{"@type":"ListItem","item":{"@type":"Product"}}]}"#;
     let pages = [
@@ -615,9 +618,14 @@ fn a_product_page_declares_one_product() {
         (page("", product), true),
         (page("", graph), true),
         (
-            page(&og("website"), r#"{"@type":"https://schema.org/Product"}"#),
+            page(
+                &og("website"),
+                r#"{"@type":"https://schema.org/Product","gtin13":"4006381333931"}"#,
+            ),
             true,
         ),
+        (page("", snippet), false),
+        (page(&og("website"), snippet), false),
         (page(&og("product.group"), product), false),
         (page(&og("article"), product), false),
         (page("", list), false),
