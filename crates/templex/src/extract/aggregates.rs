@@ -5,7 +5,7 @@ use markup5ever::local_name;
 
 use super::blocks::{Block, BlockKind, segment_blocks};
 use super::config::ContentConfig;
-use super::names::NameHints;
+use super::names::{NameHints, components_hold_page};
 use super::verdicts::{
     chrome_by_tag, is_comment_section, is_control, is_hidden, is_main_element, mark_sign_in_boxes,
 };
@@ -218,7 +218,13 @@ impl Aggregates {
         // A candidate inside a boilerplate-named region (cookie banner, related box)
         // inherits its penalty.
         let mut negative = vec![false; n];
-        let mut name_hints = NameHints::default();
+        let mut name_hints = NameHints::for_builder_page(components_hold_page(
+            doc,
+            body,
+            &words,
+            &link_words,
+            MAJORITY,
+        ));
         let (is_hidden_el, shown, hidden) = hidden_elements(doc, body, &words);
         let chrome_tag = chrome_by_tag(doc, body);
         for id in doc.descendants(body) {

@@ -103,9 +103,21 @@ pub(crate) struct NameHints<'d> {
     /// Verdict per token.
     tokens: rustc_hash::FxHashMap<&'d str, i8>,
     scratch: String,
+    /// Whether component words ([`NEGATIVE_HEADS`]) head no boilerplate on this page: a
+    /// page builder's blocks ([`components_hold_page`]), not a sidebar's.
+    builder_page: bool,
 }
 
 impl<'d> NameHints<'d> {
+    /// Hints for a page whose content is built of components named like a sidebar's
+    /// widgets ([`components_hold_page`]): the component word is no hint there.
+    pub(crate) fn for_builder_page(builder_page: bool) -> Self {
+        NameHints {
+            builder_page,
+            ..Self::default()
+        }
+    }
+
     /// Class/id hint of an element: -1 boilerplate-like, +1 content-like, 0 neither.
     ///
     /// Only the first and the last word of a name count: naming schemes put the role there
@@ -149,7 +161,7 @@ impl<'d> NameHints<'d> {
             let h = match self.tokens.get(name) {
                 Some(h) => *h,
                 None => {
-                    let h = token_hint(name, &mut self.scratch);
+                    let h = token_hint(name, &mut self.scratch, !self.builder_page);
                     self.tokens.insert(name, h);
                     h
                 }
@@ -252,6 +264,52 @@ fn named(doc: &Document, id: NodeId, flag: u16, anywhere: bool) -> bool {
     })
 }
 
+/// Whether the outermost elements whose class or id a component word heads
+/// ([`NEGATIVE_HEADS`]: `widget widget_text`) hold more than `share` of `total` words
+/// outside links (`words` per element). WordPress names its sidebar's boxes so, and page builders
+/// (SiteOrigin, a university's CMS) every block of the page: blocks that hold most of the
+/// page are its content, not a sidebar.
+pub(crate) fn components_hold_page(
+    doc: &Document,
+    body: NodeId,
+    words: &[u32],
+    link_words: &[u32],
+    share: f64,
+) -> bool {
+    let mut scratch = String::new();
+    let mut held = 0u32;
+    let end = doc.subtree(body).end;
+    let mut i = body.0 + 1;
+    while i < end {
+        let id = NodeId(i);
+        i += 1;
+        let Some(e) = doc.element(id) else { continue };
+        let component = e.attrs.iter().any(|a| {
+            matches!(a.name.local, local_name!("class") | local_name!("id"))
+                && NEGATIVE_HEADS
+                    .iter()
+                    .any(|w| contains_ignore_case(&a.value, w))
+                && a.value.split_ascii_whitespace().any(|name| {
+                    let ends = name_ends(name, &mut scratch);
+                    !names_state(&ends) && word_flags(ends[0], true) & HEAD != 0
+                })
+        });
+        if component {
+            held += words[id.index()].saturating_sub(link_words[id.index()]);
+            i = doc.subtree(id).end;
+        }
+    }
+    let total = words[body.index()].saturating_sub(link_words[body.index()]);
+    f64::from(held) > share * f64::from(total)
+}
+
+/// Whether `hay` contains the ASCII lower-case `needle`, in any case; no allocation.
+fn contains_ignore_case(hay: &str, needle: &str) -> bool {
+    hay.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
 /// Attributes that name an element for a site's own tests (`data-testid`, Cypress's
 /// `data-cy`, `data-qa`, `data-test`): sites whose classes are generated hashes
 /// (CSS-in-JS's `css-1x2y3z`) still name their parts there (`related-articles`).
@@ -270,8 +328,9 @@ fn is_slug(id: &str) -> bool {
         >= 4
 }
 
-/// The hint of one class or id token.
-fn token_hint(name: &str, scratch: &mut String) -> i8 {
+/// The hint of one class or id token; `heads`: whether component words
+/// ([`NEGATIVE_HEADS`]) heading it mark boilerplate.
+fn token_hint(name: &str, scratch: &mut String, heads: bool) -> i8 {
     let ends = name_ends(name, scratch);
     if names_state(&ends) {
         return 0;
@@ -280,7 +339,7 @@ fn token_hint(name: &str, scratch: &mut String) -> i8 {
         || ends[..4]
             .iter()
             .any(|w| word_flags(w, true) & NEGATIVE != 0)
-        || word_flags(ends[0], true) & HEAD != 0
+        || (heads && word_flags(ends[0], true) & HEAD != 0)
         || names_anywhere(&ends)
     {
         -1

@@ -330,6 +330,52 @@ fn layout_wrappers_named_after_chrome_still_hold_the_content() {
     assert_has(&text, &["The council met"], &["weekly newsletter"]);
 }
 
+/// Page builders name every block of a page as WordPress names its sidebar's boxes
+/// (`so-panel widget widget_text`): where such blocks hold most of the page's text they are
+/// its content; on a blog whose sidebar holds them, they stay boilerplate.
+#[test]
+fn a_page_built_of_widgets_keeps_them() {
+    let panel = |text: &str| {
+        format!(r#"<div class="so-panel widget widget_text"><h3>Step</h3><p>{text}</p></div>"#)
+    };
+    let html = format!(
+        r#"<html><body><main><article><h1>Salary guide</h1><p>{PROSE}</p>
+        <div class="panel-grid">{}{}{}</div></article></main><footer><p>Contact us.</p></footer>
+        </body></html>"#,
+        panel(
+            "What a graduate earns depends on the field, the city and the employer, and the figures below are the medians the college collected from its alumni in the spring survey."
+        ),
+        panel(
+            "Graduates of the programme earn more in their first year than the national average, and the gap grows over the following decade as they move into senior roles."
+        ),
+        panel(
+            "Scholarships cover the fees of one student in three, and the college helps the others find work on the campus while they study for their degree."
+        ),
+    );
+    assert_has(
+        &text_of(&html),
+        &[
+            "What a graduate earns",
+            "Graduates of the programme",
+            "Scholarships cover",
+        ],
+        &[],
+    );
+    let links = (0..12)
+        .map(|i| format!(r#"<li><a href="/{i}">Archive of month {i}</a></li>"#))
+        .collect::<String>();
+    let blog = format!(
+        r#"<html><body><div id="main"><div class="post"><p>{PROSE}</p></div>
+        <div id="sidebar-area"><div class="widget widget_text"><p>Sign up for our weekly newsletter with all the news from the neighbourhood, delivered every Friday morning.</p></div>
+        <div class="widget widget_archive"><ul>{links}</ul></div></div></div></body></html>"#
+    );
+    assert_has(
+        &text_of(&blog),
+        &["The council met"],
+        &["weekly newsletter"],
+    );
+}
+
 /// A site that lays its whole page out in an `<aside>` (rnz.de): the article it declares
 /// (`itemprop="articleBody"`, or a `<main>`) is the content, and an `<aside>` that declares
 /// nothing stays chrome.
