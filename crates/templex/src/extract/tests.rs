@@ -723,7 +723,7 @@ fn a_product_page_leaves_out_its_reviews_and_carousels() {
          keeps its tea warm for an hour and pours without a drip.</p></div></main>"
     );
     let product = format!(
-        r#"<html><head><script type="application/ld+json">{{"@type":"Product","name":"Kettle"}}</script></head><body>{body}</body></html>"#
+        r#"<html><head><script type="application/ld+json">{{"@type":"Product","name":"Kettle","offers":{{"price":"30"}}}}</script></head><body>{body}</body></html>"#
     );
     let text = extracted_text;
     assert_has(
