@@ -7,7 +7,9 @@ use markup5ever::{LocalName, local_name};
 use super::aggregates::{Aggregates, MAJORITY};
 use super::config::ContentConfig;
 use super::declared::declares_article;
-use super::verdicts::{declares_article_body, is_declared_main, is_link_cluster};
+use super::verdicts::{
+    declares_article_body, is_declared_main, is_link_cluster, is_streamed_segment,
+};
 use crate::dom::tags::is_heading;
 use crate::dom::{Document, NodeId, deadline};
 
@@ -294,7 +296,12 @@ pub(super) fn records(doc: &Document, body: NodeId, agg: &Aggregates) -> Option<
                 continue;
             }
             let Some(e) = doc.element(c) else { continue };
-            if e.name.local == local_name!("p") || is_heading(&e.name.local) {
+            // Streamed segments sit side by side only in the source: a script moves each
+            // to its place in the page.
+            if e.name.local == local_name!("p")
+                || is_heading(&e.name.local)
+                || is_streamed_segment(e)
+            {
                 continue;
             }
             // Records of one kind share their first class; the others mark states

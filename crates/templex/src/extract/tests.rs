@@ -1542,6 +1542,63 @@ fn streamed_segments_are_shown() {
     assert_has(&text, &["cycle lanes"], &["upholstered in faux leather"]);
 }
 
+/// Streamed segments sit side by side at the end of the source, each moved to its place by
+/// a script: they are no list of records, and the page is no listing of them.
+#[test]
+fn streamed_segments_are_no_records() {
+    let segments: String = (0..16)
+        .map(|i| {
+            format!(
+                "<div hidden id=S:{i}><a href=/p/{i}>Walnut and oak bar stool with a leather \
+                 seat, model number {i} of the collection</a>\
+                 <span>From 40 euros, ships in a week</span></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><main><h1>Bar stool</h1><p>{PROSE}</p></main>{segments}</body></html>"
+    );
+    let doc = parse_str(&html);
+    let c = page_content(&doc, &ContentConfig::default());
+    let root = c.root.expect("a container");
+    assert!(
+        doc.tag(root).is_some_and(|t| &**t != "body"),
+        "{}",
+        doc.dom_path(root)
+    );
+}
+
+/// A product's page beside the shop's carousels, mostly links: the product is the
+/// content however short, as an article beside link lists is.
+#[test]
+fn a_product_beside_carousels_of_links_keeps_its_container() {
+    let carousel = |name: &str| -> String {
+        (0..30)
+            .map(|i| {
+                format!("<li><a href=/{name}/{i}>{name} model {i} in oak with a seat</a></li>")
+            })
+            .collect()
+    };
+    let page = |offers: &str| {
+        format!(
+            r#"<html><head><script type="application/ld+json">{{"@type":"Product","name":"Stool"{offers}}}</script></head>
+            <body><main><h1>Bar stool</h1><p>A bar stool in walnut with a leather seat, a footrest at two heights and a base that turns on ball bearings.</p>
+            <p>Fabric: faux leather. Height: 75 cm.</p></main>
+            <section><h2>You may also like</h2><p>Chairs and tables from the same workshop, made to order in four weeks.</p><ul>{}</ul></section>
+            <section><h2>Recently viewed</h2><p>What you looked at this week, kept for a month on this device.</p><ul>{}</ul></section></body></html>"#,
+            carousel("chair"),
+            carousel("table")
+        )
+    };
+    let text = |html: &str| {
+        let doc = parse_str(html);
+        let c = crate::page::page_level_content(&doc, None, &ContentConfig::default());
+        content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+    };
+    let product = text(&page(r#","offers":{"price":"40"}"#));
+    assert_has(&product, &["leather seat"], &["chair model", "table model"]);
+}
+
 /// A reply's quote of the post it answers is dropped (its text counts once, where it was
 /// written); a quote of what is not on the page, a short quote and a summary that rephrases
 /// its section stay.

@@ -99,7 +99,7 @@ pub(super) fn is_hidden(doc: &Document, id: NodeId) -> bool {
 /// after the shell (`<div hidden id="S:2e">`): a script moves it into the page as soon as
 /// it arrives, so a reader sees it (Next.js pages stream a product's details, a post's
 /// body so).
-fn is_streamed_segment(e: &crate::dom::Element) -> bool {
+pub(super) fn is_streamed_segment(e: &crate::dom::Element) -> bool {
     e.attr("id")
         .and_then(|id| id.strip_prefix("S:"))
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric()))

@@ -492,8 +492,10 @@ fn pick_view(
     // An article beside the site's menus and link lists: the container holds prose of its
     // own and the spread view adds links. Chrome detectors trained on modern markup miss
     // the link columns of table-laid pages, and the spread view then keeps them all.
-    let navigation =
-        article && f64::from(rest.link_words) >= NAVIGATION_LINKS * f64::from(rest.words);
+    // A product's page likewise: its container is the product, whatever its length, and
+    // what it sits beside is the shop's menus and other products.
+    let navigation = (article || declares_product(doc))
+        && f64::from(rest.link_words) >= NAVIGATION_LINKS * f64::from(rest.words);
     let spreads = !navigation
         && (inside < config.spread * spread_words
             || (inside < SECTIONS_SHARE * spread_words && rest.is_sections(true)));
