@@ -277,6 +277,8 @@ pub(crate) fn components_hold_page(
     share: f64,
 ) -> bool {
     let mut scratch = String::new();
+    // A page repeats a few class lists over many elements: each is read once.
+    let mut verdicts: rustc_hash::FxHashMap<&str, bool> = rustc_hash::FxHashMap::default();
     let mut held = 0u32;
     let end = doc.subtree(body).end;
     let mut i = body.0 + 1;
@@ -286,12 +288,14 @@ pub(crate) fn components_hold_page(
         let Some(e) = doc.element(id) else { continue };
         let component = e.attrs.iter().any(|a| {
             matches!(a.name.local, local_name!("class") | local_name!("id"))
-                && NEGATIVE_HEADS
+                && HEAD_FINDERS
                     .iter()
-                    .any(|w| contains_ignore_case(&a.value, w))
-                && a.value.split_ascii_whitespace().any(|name| {
-                    let ends = name_ends(name, &mut scratch);
-                    !names_state(&ends) && word_flags(ends[0], true) & HEAD != 0
+                    .any(|f| f.find(a.value.as_bytes()).is_some())
+                && *verdicts.entry(&a.value).or_insert_with(|| {
+                    a.value.split_ascii_whitespace().any(|name| {
+                        let ends = name_ends(name, &mut scratch);
+                        !names_state(&ends) && word_flags(ends[0], true) & HEAD != 0
+                    })
                 })
         });
         if component {
@@ -303,12 +307,16 @@ pub(crate) fn components_hold_page(
     f64::from(held) > share * f64::from(total)
 }
 
-/// Whether `hay` contains the ASCII lower-case `needle`, in any case; no allocation.
-fn contains_ignore_case(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-}
+/// Searchers for the component words ([`NEGATIVE_HEADS`]) past their first letter, which
+/// camelCase capitalizes (`myWidget`): a quick look at a class or id value before its
+/// names are split.
+static HEAD_FINDERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+    std::sync::LazyLock::new(|| {
+        NEGATIVE_HEADS
+            .iter()
+            .map(|w| memchr::memmem::Finder::new(w.get(1..).unwrap_or(w).as_bytes()))
+            .collect()
+    });
 
 /// Attributes that name an element for a site's own tests (`data-testid`, Cypress's
 /// `data-cy`, `data-qa`, `data-test`): sites whose classes are generated hashes
