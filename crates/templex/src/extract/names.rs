@@ -3,7 +3,7 @@
 
 use markup5ever::local_name;
 
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, deadline};
 
 /// Words that mark boilerplate when they head or end a class or id (`comment-list`,
 /// `post-comments`, `relatedPosts`), plurals included.
@@ -265,10 +265,10 @@ fn named(doc: &Document, id: NodeId, flag: u16, anywhere: bool) -> bool {
 }
 
 /// Whether the outermost elements whose class or id a component word heads
-/// ([`NEGATIVE_HEADS`]: `widget widget_text`) hold more than `share` of `total` words
-/// outside links (`words` per element). WordPress names its sidebar's boxes so, and page builders
-/// (SiteOrigin, a university's CMS) every block of the page: blocks that hold most of the
-/// page are its content, not a sidebar.
+/// ([`NEGATIVE_HEADS`]: `widget widget_text`) hold more than `share` of the body's words
+/// outside links (`words` and `link_words` per element). WordPress names its sidebar's
+/// boxes so, and page builders (SiteOrigin, a university's CMS) every block of the page:
+/// blocks that hold most of the page are its content, not a sidebar.
 pub(crate) fn components_hold_page(
     doc: &Document,
     body: NodeId,
@@ -285,6 +285,9 @@ pub(crate) fn components_hold_page(
     while i < end {
         let id = NodeId(i);
         i += 1;
+        if deadline::due(id.index()) {
+            break;
+        }
         let Some(e) = doc.element(id) else { continue };
         let component = e.attrs.iter().any(|a| {
             matches!(a.name.local, local_name!("class") | local_name!("id"))
