@@ -347,9 +347,11 @@ fn choose_view(
     } else {
         config
     };
-    let mut content = pick_view(doc, config, chrome);
+    // Read once: the choice of view and the product's asides both ask.
+    let product = declares_product(doc);
+    let mut content = pick_view(doc, config, product, chrome);
     if let Some(root) = content.root.filter(|_| !deadline::passed()) {
-        if declares_product(doc) {
+        if product {
             let page_words = doc.body().map_or(0, |b| kept_words(doc, b, |_| true));
             drop_product_asides(doc, &mut content, page_words);
         }
@@ -401,10 +403,12 @@ const MENU_WORDS: usize = 50;
 /// The container or the spread view, whichever holds the page's content: the spread view
 /// when the container holds under [`ContentConfig::spread`] of its words, or under
 /// [`SECTIONS_SHARE`] of them while the rest reads as sections of prose
-/// ([`Rest::is_sections`]: a service page's hero, features and answers).
+/// ([`Rest::is_sections`]: a service page's hero, features and answers). `product`: the
+/// page declares one product ([`declares_product`]).
 fn pick_view(
     doc: &Document,
     config: &ContentConfig,
+    product: bool,
     chrome: impl FnOnce(&Content) -> Vec<bool>,
 ) -> Content {
     let (container, blocks, filler) = page_content_and_blocks(doc, config);
@@ -494,7 +498,7 @@ fn pick_view(
     // the link columns of table-laid pages, and the spread view then keeps them all.
     // A product's page likewise: its container is the product, whatever its length, and
     // what it sits beside is the shop's menus and other products.
-    let navigation = (article || declares_product(doc))
+    let navigation = (article || product)
         && f64::from(rest.link_words) >= NAVIGATION_LINKS * f64::from(rest.words);
     let spreads = !navigation
         && (inside < config.spread * spread_words
