@@ -7,7 +7,7 @@ use markup5ever::local_name;
 use super::aggregates::MAJORITY;
 use super::blocks::{Block, BlockKind};
 use super::config::Content;
-use super::verdicts::{chrome_by_tag, is_control};
+use super::verdicts::{chrome_by_tag, is_control, is_declared_main};
 use crate::dom::{Document, NodeId, deadline};
 
 /// The descendants of `root` that a reader sees ([`Document::visible_descendants`]).
@@ -69,6 +69,49 @@ pub(crate) fn spread_content(
     Content {
         root: Some(body),
         keep,
+    }
+}
+
+/// The spread view without what it keeps outside the main element the page declares
+/// around its container `root` (`<main>`, `role="main"`: the outermost such ancestor below
+/// `<body>`), unless that reads as sections of prose ([`Rest::is_sections`]: a shop's
+/// buying guide after its `<main>`). A page that marks its main part says what lies beyond
+/// it is not: a promotion bar above the header, streamed segments at the end of the body
+/// whose places are in the shop's carousels.
+pub(crate) fn drop_beyond_main(
+    doc: &Document,
+    spread: &mut Content,
+    root: NodeId,
+    blocks: &[Block],
+) {
+    let Some(body) = doc.body() else { return };
+    let Some(main) = std::iter::once(root)
+        .chain(doc.ancestors(root))
+        .take_while(|a| *a != body)
+        .filter(|a| is_declared_main(doc, *a))
+        .last()
+    else {
+        return;
+    };
+    let (start, end) = (main.index(), doc.node(main).end.index());
+    // Ids run in document order: before the main element is what ends before it (its
+    // ancestors hold it, and stay), after it what starts past its end.
+    let beyond = |id: NodeId| {
+        let i = id.index();
+        (i < start && doc.node(id).end.index() <= start) || i >= end
+    };
+    let rest = Rest::of(
+        blocks
+            .iter()
+            .filter(|b| spread.is_content(b.owner) && beyond(b.owner)),
+    );
+    if rest.words == 0 || rest.is_sections(true) {
+        return;
+    }
+    for id in doc.ids().filter(|id| beyond(*id)) {
+        if let Some(keep) = spread.keep.get_mut(id.index()) {
+            *keep = false;
+        }
     }
 }
 

@@ -2371,3 +2371,52 @@ fn paragraphs_between_sections_join_them() {
         ],
     );
 }
+
+/// What the spread view keeps beyond the page's declared `<main>` leaves it (a promotion
+/// bar above the header, a shop's carousels after it), unless it reads as sections of prose
+/// (a buying guide after the product grid); a page without a `<main>` keeps its spread.
+#[test]
+fn the_spread_view_stays_in_the_declared_main() {
+    let notices: String = (0..20)
+        .map(|i| format!("<div class=slide>Free shipping to country {i} on orders over 30 dollars, returns within a month.</div>"))
+        .collect();
+    let guide = format!(
+        "<h2>How to choose</h2><p>{PROSE}</p><h2>Sizes</h2><p>{PROSE}</p><h2>Care</h2><p>{PROSE}</p>"
+    );
+    let page = |main: &str, after: &str| {
+        format!(
+            "<html><body><div class=bar>{notices}</div><header>Shop</header>\
+             <{main} id=m><section><h2>Our terms</h2><p>{PROSE}</p></section>\
+             <section><h2>Returns</h2><p>{PROSE}</p></section></{main}>{after}</body></html>"
+        )
+    };
+    let spread_text = |html: &str| {
+        let doc = parse_str(html);
+        let (_, blocks, _) = super::page_content_and_blocks(&doc, &ContentConfig::default());
+        let body = doc.body().unwrap();
+        let mut spread = Content {
+            root: Some(body),
+            keep: vec![true; doc.len()],
+        };
+        let section = doc
+            .descendants(body)
+            .find(|id| doc.tag(*id).is_some_and(|t| &**t == "section"))
+            .unwrap();
+        super::drop_beyond_main(&doc, &mut spread, section, &blocks);
+        content_text(&doc, body, &|id| spread.is_content(id))
+    };
+    let promo = spread_text(&page("main", ""));
+    assert_has(
+        &promo,
+        &["Our terms", "Returns", "trial"],
+        &["Free shipping", "Shop"],
+    );
+    let with_guide = spread_text(&page("main", &guide));
+    assert_has(
+        &with_guide,
+        &["Our terms", "How to choose", "Free shipping"],
+        &[],
+    );
+    let undeclared = spread_text(&page("div", ""));
+    assert_has(&undeclared, &["Our terms", "Free shipping"], &[]);
+}
