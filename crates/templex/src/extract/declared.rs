@@ -10,9 +10,10 @@ use crate::dom::{Document, NodeId};
 /// prose are related stories, not the content. SEO plugins give every page of a site
 /// `og:type` `article`, and their JSON-LD the page's real type: not an article when that
 /// names it a collection or search results (`CollectionPage`, `SearchResultsPage`) or a
-/// discussion (`DiscussionForumPosting`, `QAPage`: the replies are content), or a web page
-/// and no piece of writing while the page states no `article:published_time` (plugins
-/// state it for posts; older ones describe posts as a `WebPage` alone).
+/// discussion (`DiscussionForumPosting`, `QAPage`: the replies are content), when its
+/// template names it an archive ([`names_archive_view`]: a category's list of posts), or a
+/// web page and no piece of writing while the page states no `article:published_time`
+/// (plugins state it for posts; older ones describe posts as a `WebPage` alone).
 pub(crate) fn declares_article(doc: &Document) -> bool {
     if !open_graph(doc, "og:type").is_some_and(|t| t.eq_ignore_ascii_case("article")) {
         return false;
@@ -21,7 +22,21 @@ pub(crate) fn declares_article(doc: &Document) -> bool {
     let plain_page = ld.page && !ld.writing;
     !ld.collection
         && !ld.discussion
+        && !names_archive_view(doc)
         && (!plain_page || open_graph(doc, "article:published_time").is_some())
+}
+
+/// Whether the template that rendered the page names it an archive or search results on its
+/// `<body>`, as WordPress's `body_class()` does for its stylesheets (`archive category`,
+/// `search search-results`): a list of posts, whatever `og:type` an SEO plugin states.
+fn names_archive_view(doc: &Document) -> bool {
+    doc.body()
+        .and_then(|b| doc.element(b))
+        .and_then(|e| e.attr("class"))
+        .is_some_and(|c| {
+            c.split_ascii_whitespace()
+                .any(|t| t == "archive" || t == "search-results")
+        })
 }
 
 /// Whether the page says it is a discussion: its JSON-LD describes one

@@ -583,7 +583,8 @@ fn name_hints_read_the_ends_of_names() {
 }
 
 /// `og:type` `article` declares an article unless the page's JSON-LD names it a collection
-/// or search results (a category page an SEO plugin calls an article), or a web page and no
+/// or search results (a category page an SEO plugin calls an article), its `<body>` class an
+/// archive (WordPress's `archive`, `search-results`), or a web page and no
 /// piece of writing with no publication time (a site's page, not a post), in the lean parse
 /// (JSON-LD kept aside) and the full one (scripts in the tree) alike.
 #[test]
@@ -611,9 +612,20 @@ fn a_page_is_no_article_when_its_json_ld_says_what_it_is() {
         "<head>",
         r#"<head><meta property="article:published_time" content="2024">"#,
     );
+    // A WordPress category page: its template names it an archive, whatever the plugin says.
+    let archive = article.replace(
+        "<body>",
+        r#"<body class="archive category category-dinner">"#,
+    );
+    let single = article.replace(
+        "<body>",
+        r#"<body class="post-template-default single single-post archive-link">"#,
+    );
     assert_declared(
         super::declares_article,
         &[
+            (&archive, false),
+            (&single, true),
             (&thread, false),
             (&collection, false),
             (&article, true),
