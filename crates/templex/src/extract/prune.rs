@@ -181,8 +181,8 @@ pub(super) const CARD_WORDS: u32 = 80;
 pub(super) const ORPHAN_HEADING_WORDS: u32 = 8;
 
 /// Teaser cards inside `root`: a heading that is a link is the title of another page, and
-/// the largest card-sized element around it that holds no other such title is that page's
-/// teaser (title, excerpt, author, date).
+/// the largest card-sized element around it that holds no other such title, and no heading
+/// that links nowhere before it, is that page's teaser (title, excerpt, author, date).
 pub(super) fn teaser_cards(
     doc: &Document,
     root: NodeId,
@@ -198,8 +198,15 @@ pub(super) fn teaser_cards(
             && link_words[id.index()] == words[id.index()]
     };
     let names = named_sites(doc, range.clone().map(NodeId).filter(|id| linked(*id)));
+    // A heading that links nowhere titles a section: above a linked title, the section is
+    // no card of it (a column's heading over its list and one linked name).
+    let plain = |id: NodeId| {
+        doc.tag(id).is_some_and(is_heading) && words[id.index()] > 0 && link_words[id.index()] == 0
+    };
     // Linked headings per element of the subtree, children before parents.
     let mut titles = vec![0u32; len];
+    // The first unlinked heading per element of the subtree (`u32::MAX`: none).
+    let mut others = vec![u32::MAX; len];
     for id in range.clone().rev().map(NodeId) {
         if deadline::due(id.index()) {
             break;
@@ -207,9 +214,13 @@ pub(super) fn teaser_cards(
         if linked(id) {
             titles[at(id)] += 1;
         }
+        if plain(id) {
+            others[at(id)] = id.0;
+        }
         if id != root {
             if let Some(p) = doc.parent(id) {
                 titles[at(p)] += titles[at(id)];
+                others[at(p)] = others[at(p)].min(others[at(id)]);
             }
         }
     }
@@ -225,6 +236,7 @@ pub(super) fn teaser_cards(
             *p != root
                 && doc.contains(root, *p)
                 && titles[at(*p)] == 1
+                && others[at(*p)] > id.0
                 && words[p.index()] <= CARD_WORDS
         }) {
             card = p;

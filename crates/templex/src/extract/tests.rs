@@ -2432,3 +2432,33 @@ fn the_spread_view_stays_in_the_declared_main() {
     let undeclared = spread_text(&page("div", ""));
     assert_has(&undeclared, &["Our terms", "Free shipping"], &[]);
 }
+
+/// A linked heading under a heading that links nowhere is no teaser of the section around
+/// both: the section's heading, its list and its notice stay (a clinic's column of centres
+/// ending with a link to its walk-in centre); a card whose unlinked subheading follows its
+/// linked title is still a teaser.
+#[test]
+fn a_section_with_its_own_heading_is_no_teaser_card() {
+    let html = format!(
+        r#"<html><head><title>Dental care</title></head><body><main>
+        <h1>Dental care</h1><p>{PROSE}</p>
+        <div class="column"><h2>Centers that offer dental care</h2>
+          <ul><li>Lloyd McCoy, 12 Main Street</li><li>Riverside, 4 Bank Road</li></ul>
+          <p>In an emergency, call the line below at any hour.</p>
+          <h3><a href="/walk-in">Walk in center at Lloyd McCoy</a></h3></div>
+        <div class="card"><h3><a href="/issue">Issue 2 of 2022</a></h3>
+          <h4>In this issue</h4><p>Vineyards after the frost, and a wine seller of the year.</p></div>
+        <p>{PROSE}</p>
+        </main></body></html>"#
+    );
+    let text = text_of(&html);
+    assert_has(
+        &text,
+        &[
+            "Centers that offer dental care",
+            "Riverside",
+            "In an emergency",
+        ],
+        &["Issue 2 of 2022", "Vineyards after the frost"],
+    );
+}
