@@ -192,7 +192,7 @@ fn keep_inside(
         title.as_deref(),
         sure,
     );
-    drop_orphan_headings(doc, root, &mut keep, &agg.words);
+    drop_orphan_headings(doc, root, None, &mut keep, &agg.words);
     keep
 }
 
@@ -253,7 +253,7 @@ pub(crate) fn page_content_and_blocks(
         title.as_deref(),
         true,
     );
-    drop_orphan_headings(doc, root, &mut keep, &agg.words);
+    drop_orphan_headings(doc, root, records, &mut keep, &agg.words);
     let content = Content {
         root: Some(root),
         keep,

@@ -12,7 +12,8 @@ use crate::links::{Site, registrable_domain};
 
 /// The keep mask of the container `root`: its nodes minus excluded and boilerplate-like
 /// parts (link clusters, teasers, boilerplate names, forms, labels, date lines, captions,
-/// the headline); `parts` are kept whole.
+/// the headline); `parts` are kept whole. Inside a listing's `records` links and cards
+/// stay, and a record's title beside its picture is no caption.
 ///
 /// With `sure` false, without the filters of labels, datelines, captions and the headline
 /// either: the last resort of a page whose only text is short
@@ -98,7 +99,9 @@ pub(super) fn prune(
                                     || (!quoted[i] && is_dateline(doc, id, agg.words[i]))))
                                 || (config.drop_captions
                                     && (is_caption(doc, id)
-                                        || is_beside_image(doc, id, &agg.words, &agg.media)))
+                                        || (is_beside_image(doc, id, &agg.words, &agg.media)
+                                            // A record's title beside its picture.
+                                            && !(in_records(id) && holds_heading(doc, id)))))
                                 || is_headline(id)))));
             keep[i] = !drop
                 && !matches!(
@@ -304,8 +307,17 @@ const NAMED_SITES: usize = 3;
 
 /// Drop headings whose section lost all its text: the "Related articles" or "More on this
 /// topic" over a teaser list that was dropped, a heading left over at the end. An image
-/// or a video is a section's content too.
-pub(super) fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [bool], words: &[u32]) {
+/// or a video is a section's content too. A heading inside a listing's `records` is a
+/// record's title and needs no text after it (a shop's tile: its name over a price that
+/// only screen readers are spared).
+pub(super) fn drop_orphan_headings(
+    doc: &Document,
+    root: NodeId,
+    records: Option<NodeId>,
+    keep: &mut [bool],
+    words: &[u32],
+) {
+    let in_records = |id: NodeId| records.is_some_and(|r| doc.contains(r, id));
     let end = doc.node(root).end.0;
     // Without a kept heading there is nothing to decide (a page of bare blocks).
     if !(root.0..end).any(|i| keep[i as usize] && doc.tag(NodeId(i)).is_some_and(is_heading)) {
@@ -341,7 +353,7 @@ pub(super) fn drop_orphan_headings(doc: &Document, root: NodeId, keep: &mut [boo
         if let Some(level) = doc.tag(id).and_then(heading_level) {
             let level = usize::from(level);
             // Long "headings" are lead paragraphs in heading markup.
-            if !text_after[level] && words[id.index()] <= ORPHAN_HEADING_WORDS {
+            if !text_after[level] && words[id.index()] <= ORPHAN_HEADING_WORDS && !in_records(id) {
                 keep[id.index()] = false;
             }
             // Sections of this level and deeper end here; a heading itself is content for
@@ -469,6 +481,13 @@ fn date_in(text: &str, years: bool) -> bool {
         }
     }
     false
+}
+
+/// Whether `id` is a heading or holds one (a record's title, however it is wrapped).
+fn holds_heading(doc: &Document, id: NodeId) -> bool {
+    doc.subtree(id)
+        .take(SMALL_SUBTREE)
+        .any(|d| doc.tag(NodeId(d)).is_some_and(is_heading))
 }
 
 /// Captions and credits are short text set beside an image in a wrapper of their own

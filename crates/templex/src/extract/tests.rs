@@ -2462,3 +2462,37 @@ fn a_section_with_its_own_heading_is_no_teaser_card() {
         &["Issue 2 of 2022", "Vineyards after the frost"],
     );
 }
+
+/// A shop's tiles are records: each tile's name stays though it sits beside the tile's
+/// picture (no caption) and no text a reader sees follows it (its price is `aria-hidden`
+/// until a script fills it).
+#[test]
+fn a_record_title_beside_its_picture_stays() {
+    let tiles: String = (1..=8)
+        .map(|i| {
+            format!(
+                "<li class=tile><a href=/p/{i}><div class=media><img src=/{i}.jpg></div>\
+                 <h2>Linen wrap dress number {i}</h2></a>\
+                 <p aria-hidden=true><span hidden>$98</span></p>{}</li>",
+                if i % 2 == 1 {
+                    format!("<div>Free returns on this dress, made of washed linen in Portugal {i}</div>")
+                } else {
+                    String::new()
+                }
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><header><a href=/>Shop</a></header><main><h1>Dresses</h1>\
+         <ul class=grid>{tiles}</ul></main></body></html>"
+    );
+    assert_has(
+        &text_of(&html),
+        &[
+            "Linen wrap dress number 1",
+            "Linen wrap dress number 8",
+            "washed linen",
+        ],
+        &[],
+    );
+}
