@@ -70,6 +70,7 @@ pub(crate) const TEXT_ATTRIBUTES: &[&str] = &[
     "style",
     "hidden",
     "aria-hidden",
+    "aria-roledescription",
     "href",
     "rel",
     "src",

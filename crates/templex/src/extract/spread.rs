@@ -145,6 +145,52 @@ pub(crate) fn drop_screen_reader_text(doc: &Document, content: &mut Content) {
     }
 }
 
+/// `content` without the carousels of links it shows (WAI-ARIA's pattern: an element whose
+/// `aria-roledescription` is `carousel`, half or more of its words in links): slides of
+/// teasers leading to other pages ("Featured insights", "Latest"), unless one holds half the
+/// page's words. A carousel of prose (a service page's testimonials) stays.
+pub(crate) fn drop_link_carousels(doc: &Document, content: &mut Content) {
+    let Some(root) = content.root else { return };
+    let is_carousel = |id: NodeId| {
+        doc.element(id).is_some_and(|e| {
+            e.attr("aria-roledescription")
+                .is_some_and(|r| r.trim().eq_ignore_ascii_case("carousel"))
+        })
+    };
+    // Most pages show none: the page's words are counted only for one that does.
+    let carousels: Vec<NodeId> = doc
+        .subtree(root)
+        .map(NodeId)
+        .filter(|id| content.is_content(*id) && is_carousel(*id))
+        .collect();
+    if carousels.is_empty() {
+        return;
+    }
+    let page_words = doc.body().map_or(0, |b| kept_words(doc, b, |_| true));
+    for carousel in carousels {
+        let (mut words, mut link_words) = (0usize, 0usize);
+        for t in visible_descendants(doc, carousel) {
+            let Some(text) = doc.text(t) else { continue };
+            let w = super::blocks::text_words(text);
+            words += w;
+            if doc
+                .ancestors(t)
+                .take_while(|a| *a != carousel)
+                .any(|a| doc.tag(a).is_some_and(|t| *t == local_name!("a")))
+            {
+                link_words += w;
+            }
+        }
+        if words > 0 && 2 * link_words >= words && (words as f64) < MAJORITY * page_words as f64 {
+            for id in doc.subtree(carousel) {
+                if let Some(keep) = content.keep.get_mut(id as usize) {
+                    *keep = false;
+                }
+            }
+        }
+    }
+}
+
 /// `content` without the notices a page shows readers who run no scripts: a `<noscript>`
 /// that names JavaScript in under [`NOSCRIPT_NOTICE_WORDS`] words ("JavaScript is disabled.
 /// For a better experience, please enable JavaScript", "You need to enable JavaScript to run

@@ -2496,3 +2496,35 @@ fn a_record_title_beside_its_picture_stays() {
         &[],
     );
 }
+
+/// A carousel of slides leading to other pages (WAI-ARIA's `aria-roledescription`) leaves
+/// the content; a carousel of testimonials, prose, stays.
+#[test]
+fn carousels_of_links_leave_the_content() {
+    let slides: String = (1..=6)
+        .map(|i| format!("<div role=group aria-roledescription=slide><a href=/insights/{i}>Insight number {i} on risk and resilience in banking</a></div>"))
+        .collect();
+    let quotes: String = (1..=3)
+        .map(|i| format!("<div role=group aria-roledescription=slide><p>They rebuilt our controls in weeks, and audit season {i} was calm for once.</p></div>"))
+        .collect();
+    let html = format!(
+        "<html><body><main><h1>Risk consulting</h1><p>{PROSE}</p>\
+         <div aria-roledescription=carousel><h2>Featured insights</h2>{slides}</div>\
+         <p>{PROSE}</p><div aria-roledescription=Carousel><h2>Clients say</h2>{quotes}</div>\
+         </main></body></html>"
+    );
+    // Either view may hold it (a listing keeps its links): the rule reads the view chosen.
+    let doc = parse_str(&html);
+    let body = doc.body().unwrap();
+    let mut content = Content {
+        root: Some(body),
+        keep: vec![true; doc.len()],
+    };
+    super::drop_link_carousels(&doc, &mut content);
+    let text = content_text(&doc, body, &|id| content.is_content(id));
+    assert_has(
+        &text,
+        &["The council met", "Clients say", "audit season 2 was calm"],
+        &["Featured insights", "Insight number 3"],
+    );
+}

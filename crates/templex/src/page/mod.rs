@@ -10,11 +10,11 @@ use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse
 use crate::extract::{
     Block, Content, ContentConfig, DATED_WORDS, Lines, Metadata, Rest, content_html,
     content_markdown, content_text, declares_article, declares_discussion, declares_product,
-    drop_beyond_main, drop_copyright_lines, drop_identifier_lines, drop_never_content,
-    drop_noscript_notices, drop_post_chrome, drop_product_asides, drop_repeated_copies,
-    drop_repeated_quotes, drop_screen_reader_text, has_kept_text, is_menu, kept_words,
-    opens_with_date, page_content_and_blocks, page_metadata, short_page_content, spread_content,
-    url_date,
+    drop_beyond_main, drop_copyright_lines, drop_identifier_lines, drop_link_carousels,
+    drop_never_content, drop_noscript_notices, drop_post_chrome, drop_product_asides,
+    drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text, has_kept_text, is_menu,
+    kept_words, opens_with_date, page_content_and_blocks, page_metadata, short_page_content,
+    spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -326,9 +326,9 @@ const CONTENT_THRESHOLD: f64 = 0.8;
 /// hold too little of the page), without the quotes that repeat it
 /// ([`drop_repeated_quotes`]), the copies of itself it shows ([`drop_repeated_copies`]) and
 /// its lines of machine identifiers ([`drop_identifier_lines`]) and of copyright notices
-/// ([`drop_copyright_lines`]), and its notices to readers without scripts
-/// ([`drop_noscript_notices`]); a page declaring a discussion is read with its comments
-/// ([`ContentConfig::comments`]).
+/// ([`drop_copyright_lines`]), its notices to readers without scripts
+/// ([`drop_noscript_notices`]) and its carousels of links ([`drop_link_carousels`]); a page
+/// declaring a discussion is read with its comments ([`ContentConfig::comments`]).
 fn choose_view(
     doc: &Document,
     config: &ContentConfig,
@@ -357,6 +357,7 @@ fn choose_view(
             drop_product_asides(doc, &mut content, page_words);
         }
         drop_screen_reader_text(doc, &mut content);
+        drop_link_carousels(doc, &mut content);
         drop_noscript_notices(doc, &mut content);
         drop_repeated_quotes(doc, root, &mut content.keep);
         if let Some(lines) = Lines::of(doc, root, &content.keep) {
