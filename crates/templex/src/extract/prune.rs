@@ -100,8 +100,11 @@ pub(super) fn prune(
                                 || (config.drop_captions
                                     && (is_caption(doc, id)
                                         || (is_beside_image(doc, id, &agg.words, &agg.media)
-                                            // A record's title beside its picture.
-                                            && !(in_records(id) && holds_heading(doc, id)))))
+                                            // A record's title beside its picture (on
+                                            // a thread, a poster's name by the avatar).
+                                            && !(in_records(id)
+                                                && !config.comments
+                                                && holds_heading(doc, id)))))
                                 || is_headline(id)))));
             keep[i] = !drop
                 && !matches!(
