@@ -27,7 +27,8 @@ pub(crate) fn visible_descendants(
 /// counts, user names, reply and flag links) that makes the detectors call whole replies
 /// chrome (a section inside a region `template` claims stays out with it). Hidden elements
 /// always stay (tabs and accordions: a product's details, a service page's answers, which
-/// a reader opens). The filters [`page_content`](super::page_content) applies inside its
+/// a reader opens), but for pictures drawn in markup that screen readers skip
+/// ([`is_decoration`]). The filters [`page_content`](super::page_content) applies inside its
 /// container (labels, link clusters, date lines) do not: a listing's prices, links and
 /// dates are its records.
 ///
@@ -47,7 +48,8 @@ pub(crate) fn spread_content(
     let allowed = non_template_mask(doc, template);
     let chrome_tag = chrome_by_tag(doc, body);
     let excluded = excluded_below(doc, body, |id| {
-        is_control(doc, id)
+        is_decoration(doc, id)
+            || is_control(doc, id)
             || chrome_tag[id.index()]
             || is_side_form(doc, id, page_words)
             || (!comments && super::verdicts::is_comment_section(doc, id))
@@ -70,6 +72,23 @@ pub(crate) fn spread_content(
         root: Some(body),
         keep,
     }
+}
+
+/// A picture drawn in markup that screen readers skip: a `<figure>`, or an element whose
+/// role is `img` or `presentation`, marked `aria-hidden="true"` (a payment form mocked up
+/// in HTML, "Card number 1234…"). Shown, not hidden: no tab a reader opens.
+fn is_decoration(doc: &Document, id: NodeId) -> bool {
+    doc.element(id).is_some_and(|e| {
+        e.attr("aria-hidden")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+            && (e.name.local == local_name!("figure")
+                || e.attr("role").is_some_and(|r| {
+                    let r = r.trim();
+                    r.eq_ignore_ascii_case("img")
+                        || r.eq_ignore_ascii_case("presentation")
+                        || r.eq_ignore_ascii_case("none")
+                }))
+    })
 }
 
 /// The spread view without what it keeps outside the main element the page declares

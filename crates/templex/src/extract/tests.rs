@@ -2528,3 +2528,26 @@ fn carousels_of_links_leave_the_content() {
         &["Featured insights", "Insight number 3"],
     );
 }
+
+/// The spread view keeps hidden tabs (a reader opens them) but not a picture drawn in
+/// markup that screen readers skip: a payment form mocked up in an `aria-hidden` figure.
+#[test]
+fn the_spread_view_leaves_out_pictures_drawn_in_markup() {
+    let html = format!(
+        "<html><body><main><h1>Payments</h1><p>{PROSE}</p>\
+         <figure aria-hidden=true><div>Card number 1234 1234 1234 1234</div><div>Pay now</div></figure>\
+         <div role=img aria-hidden=true><span>Wooden chair 120.00</span></div>\
+         <div hidden><p>Tab two: refunds arrive within five working days.</p></div>\
+         </main></body></html>"
+    );
+    let doc = parse_str(&html);
+    let body = doc.body().unwrap();
+    let page_words = super::kept_words(&doc, body, |_| true);
+    let spread = super::spread_content(&doc, &vec![false; doc.len()], page_words, false);
+    let text = content_text(&doc, body, &|id| spread.is_content(id));
+    assert_has(
+        &text,
+        &["The council met", "refunds arrive"],
+        &["Card number", "Wooden chair"],
+    );
+}
