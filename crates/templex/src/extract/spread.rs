@@ -176,37 +176,26 @@ pub(crate) fn drop_link_carousels(doc: &Document, content: &mut Content) {
                 .is_some_and(|r| r.trim().eq_ignore_ascii_case("carousel"))
         })
     };
-    // Most pages show none: the page's words are counted only for one that does.
-    let carousels: Vec<NodeId> = doc
+    // Most pages show none: words are counted only on a page that does.
+    if !doc
         .subtree(root)
         .map(NodeId)
-        .filter(|id| content.is_content(*id) && is_carousel(*id))
-        .collect();
-    if carousels.is_empty() {
+        .any(|id| content.is_content(id) && is_carousel(id))
+    {
         return;
     }
     let page_words = doc.body().map_or(0, |b| kept_words(doc, b, |_| true));
-    for carousel in carousels {
-        let (mut words, mut link_words) = (0usize, 0usize);
-        for t in visible_descendants(doc, carousel) {
-            let Some(text) = doc.text(t) else { continue };
-            let w = super::blocks::text_words(text);
-            words += w;
-            if doc
-                .ancestors(t)
-                .take_while(|a| *a != carousel)
-                .any(|a| doc.tag(a).is_some_and(|t| *t == local_name!("a")))
-            {
-                link_words += w;
-            }
-        }
-        if words > 0 && 2 * link_words >= words && (words as f64) < MAJORITY * page_words as f64 {
-            for id in doc.subtree(carousel) {
-                if let Some(keep) = content.keep.get_mut(id as usize) {
-                    *keep = false;
-                }
-            }
-        }
+    let (words, link_words) = visible_words(doc, root);
+    let dropped = excluded_below(doc, root, |id| {
+        let (w, l) = (words[id.index()], link_words[id.index()]);
+        content.is_content(id)
+            && is_carousel(id)
+            && w > 0
+            && 2 * l >= w
+            && (w as f64) < MAJORITY * page_words as f64
+    });
+    for (keep, dropped) in content.keep.iter_mut().zip(dropped) {
+        *keep &= !dropped;
     }
 }
 
@@ -263,20 +252,7 @@ fn drop_named(
     named: fn(&Document, NodeId) -> bool,
 ) {
     let Some(root) = content.root else { return };
-    // Visible words under each element, summed children first (one pass, however deep).
-    let mut words = vec![0usize; doc.len()];
-    let mut visible = vec![false; doc.len()];
-    for id in visible_descendants(doc, root) {
-        visible[id.index()] = true;
-        if let Some(t) = doc.text(id) {
-            words[id.index()] = super::blocks::text_words(t);
-        }
-    }
-    for id in doc.subtree(root).rev().map(NodeId) {
-        if let Some(p) = doc.parent(id).filter(|_| visible[id.index()] && id != root) {
-            words[p.index()] += words[id.index()];
-        }
-    }
+    let (words, _) = visible_words(doc, root);
     let dropped = excluded_below(doc, root, |id| {
         content.keep[id.index()]
             && (words[id.index()] as f64) < MAJORITY * page_words as f64
@@ -285,6 +261,35 @@ fn drop_named(
     for (keep, dropped) in content.keep.iter_mut().zip(dropped) {
         *keep &= !dropped;
     }
+}
+
+/// Visible words under each element of `root`'s subtree, and of them those inside links,
+/// summed children first: one pass, however deep the page.
+fn visible_words(doc: &Document, root: NodeId) -> (Vec<usize>, Vec<usize>) {
+    let mut words = vec![0usize; doc.len()];
+    let mut link_words = vec![0usize; doc.len()];
+    let mut visible = vec![false; doc.len()];
+    let mut in_link = vec![false; doc.len()];
+    // Document order: a parent before its children.
+    for id in visible_descendants(doc, root) {
+        let i = id.index();
+        visible[i] = true;
+        in_link[i] = doc.tag(id).is_some_and(|t| *t == local_name!("a"))
+            || doc.parent(id).is_some_and(|p| in_link[p.index()]);
+        if let Some(t) = doc.text(id) {
+            words[i] = super::blocks::text_words(t);
+            if in_link[i] {
+                link_words[i] = words[i];
+            }
+        }
+    }
+    for id in doc.subtree(root).rev().map(NodeId) {
+        if let Some(p) = doc.parent(id).filter(|_| visible[id.index()] && id != root) {
+            words[p.index()] += words[id.index()];
+            link_words[p.index()] += link_words[id.index()];
+        }
+    }
+    (words, link_words)
 }
 
 /// The nodes below `body` that `excluded` says are out, with their subtrees, in one pass in
