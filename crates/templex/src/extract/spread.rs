@@ -199,6 +199,28 @@ pub(crate) fn drop_link_carousels(doc: &Document, content: &mut Content) {
     }
 }
 
+/// The spread view without the hidden elements it keeps ([`is_out_of_sight`]) whose words
+/// are half or more in links, unless one holds half the page's words: a menu's drop-downs,
+/// a header's mega-menu, a list of filters that scripts open — navigation, not a tab or an
+/// accordion of the page's own text, which the view keeps for a reader to open.
+///
+/// [`is_out_of_sight`]: super::verdicts::is_out_of_sight
+pub(crate) fn drop_hidden_link_lists(doc: &Document, spread: &mut Content, page_words: usize) {
+    let Some(root) = spread.root else { return };
+    let (words, link_words) = visible_words(doc, root);
+    let dropped = excluded_below(doc, root, |id| {
+        let (w, l) = (words[id.index()], link_words[id.index()]);
+        spread.is_content(id)
+            && w > 0
+            && 2 * l >= w
+            && (w as f64) < MAJORITY * page_words as f64
+            && super::verdicts::is_out_of_sight(doc, id)
+    });
+    for (keep, dropped) in spread.keep.iter_mut().zip(dropped) {
+        *keep &= !dropped;
+    }
+}
+
 /// `content` without the notices a page shows readers who run no scripts: a `<noscript>`
 /// that names JavaScript in under [`NOSCRIPT_NOTICE_WORDS`] words ("JavaScript is disabled.
 /// For a better experience, please enable JavaScript", "You need to enable JavaScript to run

@@ -2551,3 +2551,31 @@ fn the_spread_view_leaves_out_pictures_drawn_in_markup() {
         &["Card number", "Wooden chair"],
     );
 }
+
+/// The spread view loses what it keeps hidden when that is mostly links (a menu's
+/// drop-down); a hidden tab of prose stays, and so does a teaser's text in a link that is
+/// only `aria-hidden` (a second link to the story, which the eye sees).
+#[test]
+fn hidden_link_lists_leave_the_spread_view() {
+    let menu: String = (1..=8)
+        .map(|i| format!("<li><a href=/shop/{i}>Department {i}</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><body><main><h1>Services</h1><p>{PROSE}</p>\
+         <ul style='display: none'>{menu}</ul>\
+         <div hidden><p>Tab two: refunds arrive within five working days.</p></div>\
+         <p><a href=/story aria-hidden=true>A teaser's text in a link readers skip.</a></p>\
+         </main></body></html>"
+    );
+    let doc = parse_str(&html);
+    let body = doc.body().unwrap();
+    let page_words = super::kept_words(&doc, body, |_| true);
+    let mut spread = super::spread_content(&doc, &vec![false; doc.len()], page_words, false);
+    super::drop_hidden_link_lists(&doc, &mut spread, page_words);
+    let text = content_text(&doc, body, &|id| spread.is_content(id));
+    assert_has(
+        &text,
+        &["The council met", "refunds arrive", "A teaser's text"],
+        &["Department 3"],
+    );
+}

@@ -78,13 +78,26 @@ pub(super) fn is_control(doc: &Document, id: NodeId) -> bool {
 /// Elements hidden until something shows them: `hidden`, `aria-hidden`, `display:none`,
 /// `visibility:hidden`.
 pub(super) fn is_hidden(doc: &Document, id: NodeId) -> bool {
+    hidden_by(doc, id, true)
+}
+
+/// Elements that a reader does not see until something shows them: [`is_hidden`] but for
+/// `aria-hidden`, which hides from screen readers what the eye sees (a card's second link
+/// to its story, around the teaser's text).
+pub(super) fn is_out_of_sight(doc: &Document, id: NodeId) -> bool {
+    hidden_by(doc, id, false)
+}
+
+/// Whether `id` is hidden by the `hidden` attribute or its style, or (with `aria`) by
+/// `aria-hidden`.
+fn hidden_by(doc: &Document, id: NodeId, aria: bool) -> bool {
     // One look at each attribute: every element of every page asks.
     doc.element(id).is_some_and(|e| {
         e.attrs.iter().any(|a| {
             a.name.ns == ns!()
                 && match a.name.local {
                     local_name!("hidden") => !is_streamed_segment(e),
-                    local_name!("aria-hidden") => a.value.eq_ignore_ascii_case("true"),
+                    local_name!("aria-hidden") => aria && a.value.eq_ignore_ascii_case("true"),
                     local_name!("style") => {
                         style_has(&a.value, b"display:none")
                             || style_has(&a.value, b"visibility:hidden")

@@ -10,11 +10,11 @@ use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse
 use crate::extract::{
     Block, Content, ContentConfig, DATED_WORDS, Lines, Metadata, Rest, content_html,
     content_markdown, content_text, declares_article, declares_discussion, declares_product,
-    drop_beyond_main, drop_copyright_lines, drop_identifier_lines, drop_link_carousels,
-    drop_never_content, drop_noscript_notices, drop_post_chrome, drop_product_asides,
-    drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text, has_kept_text, is_menu,
-    kept_words, opens_with_date, page_content_and_blocks, page_metadata, short_page_content,
-    spread_content, url_date,
+    drop_beyond_main, drop_copyright_lines, drop_hidden_link_lists, drop_identifier_lines,
+    drop_link_carousels, drop_never_content, drop_noscript_notices, drop_post_chrome,
+    drop_product_asides, drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text,
+    has_kept_text, is_menu, kept_words, opens_with_date, page_content_and_blocks, page_metadata,
+    short_page_content, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -513,6 +513,7 @@ fn pick_view(
         let mut spread = spread;
         drop_beyond_main(doc, &mut spread, root, &blocks);
         drop_never_content(doc, &mut spread, page_words);
+        drop_hidden_link_lists(doc, &mut spread, page_words);
         spread
     } else {
         container
