@@ -118,6 +118,8 @@ pub(super) fn lean_html_with<'h>(
     let mut i = 0;
     // Of the start tag being pruned: the attributes kept, as byte ranges.
     let mut kept: Vec<(usize, usize)> = Vec::new();
+    // Where the `<noscript>` the scanner is in ends, if it is in one.
+    let mut noscript_end: Option<usize> = None;
     while let Some(off) = memchr(b'<', &b[i..]) {
         let lt = i + off;
         let rest = &b[lt..];
@@ -237,9 +239,33 @@ pub(super) fn lean_html_with<'h>(
         } else {
             None
         };
+        if lower == b'n' && is("noscript") && noscript_end.is_none_or(|e| e < tag_end) {
+            noscript_end = find_end_tag(b, tag_end, b"noscript");
+        }
         let Some(raw) = raw else { continue };
         let cut = matches!(raw, "script" | "style");
-        let Some(close) = find_end_tag(b, tag_end, raw.as_bytes()) else {
+        let close = find_end_tag(b, tag_end, raw.as_bytes());
+        // An element whose text no reader sees (an iframe's fallback), opened in a
+        // `<noscript>` and not closed in it, ends with it: a browser that runs scripts reads
+        // the `<noscript>` as text that its end tag ends, whatever is in it. Read without
+        // scripts, a self-closed `<iframe/>` (not self-closing in HTML) would otherwise take
+        // the rest of the page for its text (render.com's page after its tag manager's
+        // `<noscript><iframe … /></noscript>`).
+        if let Some(end) = noscript_end.filter(|e| {
+            *e >= tag_end
+                && matches!(raw, "iframe" | "noembed" | "noframes")
+                && close.is_none_or(|c| c > *e)
+        }) {
+            let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
+            o.push_str(&html[copied..end]);
+            o.push_str("</");
+            o.push_str(raw);
+            o.push('>');
+            copied = end;
+            i = end;
+            continue;
+        }
+        let Some(close) = close else {
             // Never closed: everything after is its text.
             if cut {
                 let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
@@ -553,6 +579,31 @@ mod tests {
         let full = parse_str(html);
         let text = full.visible_text(NodeId::ROOT);
         assert!(!text.contains("First") && text.contains("after"), "{text}");
+    }
+
+    #[test]
+    fn an_iframe_left_open_in_noscript_ends_with_it() {
+        // A tag manager's snippet with a self-closed iframe, which HTML does not close.
+        let html = "<body><noscript><iframe src=gtm height=0 /></noscript>\
+                    <div hidden id=S:1><p>Deploy your apps.</p></div><iframe>fallback</iframe>\
+                    <p>after</p></body>";
+        let lean = parse_bytes_lean(html.as_bytes(), None);
+        let text = lean.visible_text(NodeId::ROOT);
+        assert!(
+            text.contains("Deploy your apps.") && text.contains("after"),
+            "{text}"
+        );
+        // Closed in it, or outside any, an iframe's text is its own as the tokenizer reads it.
+        for html in [
+            "<noscript><iframe>a</iframe><p>b</p></noscript><p>c</p>",
+            "<iframe><noscript></iframe><p>c</p>",
+        ] {
+            assert_eq!(
+                outline(&without_scripting(html)),
+                outline(&without_scripting(&lean_html(html, false))),
+                "{html}"
+            );
+        }
     }
 
     #[test]
