@@ -202,6 +202,15 @@ const NEVER_CONTENT: &[&str] = &[
 /// pages they name content (a review article, a service page's slides, a study's caveats).
 const PRODUCT_ASIDES: &[&str] = &["review", "carousel", "disclaimer", "recs"];
 
+/// Words whose element is a page's fine print when they head or end a class or id: its
+/// disclaimers and legal notes, below a service's offer or a fund's figures.
+const FINE_PRINT: &[&str] = &["disclaimer", "legal"];
+
+/// Whether an element's class or id names fine print ([`FINE_PRINT`] heading or ending it).
+pub(crate) fn fine_print(doc: &Document, id: NodeId) -> bool {
+    named(doc, id, FINE, false)
+}
+
 /// Whether an element's class or id names something that is no page's content
 /// ([`NEVER_CONTENT`] heading or ending it; `related` and `subscribe` anywhere in it).
 pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
@@ -235,6 +244,15 @@ pub(crate) fn screen_reader_only(doc: &Document, id: NodeId) -> bool {
         })
 }
 
+/// Whether a class names the taxonomy term a CMS files the page under (WordPress's
+/// `category-legal`, `tag-social`): the post's subject, not a part of the page.
+fn is_taxonomy(name: &str) -> bool {
+    ["category-", "tag-"].iter().any(|p| {
+        name.get(..p.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(p))
+    })
+}
+
 /// Whether an element's class or id names something that is no product's content
 /// ([`PRODUCT_ASIDES`] heading or ending it).
 pub(crate) fn product_aside(doc: &Document, id: NodeId) -> bool {
@@ -255,6 +273,9 @@ fn named(doc: &Document, id: NodeId, flag: u16, anywhere: bool) -> bool {
         (matches!(a.name.local, local_name!("class") | local_name!("id"))
             || is_test_id(&a.name.local))
             && a.value.split_ascii_whitespace().any(|name| {
+                if is_taxonomy(name) {
+                    return false;
+                }
                 let ends = name_ends(name, &mut scratch);
                 (!names_state(&ends)
                     && (word_flags(ends[0], true) & flag != 0
@@ -384,6 +405,7 @@ const HIDDEN: u16 = 32;
 const STATE_END: u16 = 64;
 const NEVER: u16 = 128;
 const PRODUCT: u16 = 256;
+const FINE: u16 = 512;
 
 /// The hint lists as one table: a class name is looked up a handful of times, not compared
 /// with every hint.
@@ -400,6 +422,7 @@ static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u16>> =
             (HIDDEN_NAMES, HIDDEN),
             (NEVER_CONTENT, NEVER),
             (PRODUCT_ASIDES, PRODUCT),
+            (FINE_PRINT, FINE),
         ] {
             for w in list {
                 *m.entry(*w).or_insert(0) |= flag;
@@ -415,7 +438,7 @@ fn word_flags(word: &str, plural: bool) -> u16 {
     let mut f = get(word);
     if plural {
         if let Some(w) = word.strip_suffix('s') {
-            f |= get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE | NEVER | PRODUCT);
+            f |= get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE | NEVER | PRODUCT | FINE);
         }
     }
     f

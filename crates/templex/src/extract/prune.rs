@@ -202,6 +202,7 @@ pub(super) fn teaser_cards(
         doc.tag(id).is_some_and(is_heading)
             && words[id.index()] > 0
             && link_words[id.index()] == words[id.index()]
+            && !links_are_buttons(doc, id)
     };
     let names = named_sites(doc, range.clone().map(NodeId).filter(|id| linked(*id)));
     // A heading that links nowhere titles a section: above a linked title, the section is
@@ -255,6 +256,24 @@ pub(super) fn teaser_cards(
         }
     }
     cards
+}
+
+/// Whether the links under a heading all act as buttons (`role="button"`: an accordion's
+/// question, a tab's title): they open the page's own text, not another page. Looks at
+/// [`SMALL_SUBTREE`] nodes at most.
+fn links_are_buttons(doc: &Document, heading: NodeId) -> bool {
+    let mut links = doc
+        .subtree(heading)
+        .take(SMALL_SUBTREE)
+        .map(NodeId)
+        .filter_map(|d| doc.element(d))
+        .filter(|e| e.name.local == local_name!("a"))
+        .peekable();
+    links.peek().is_some()
+        && links.all(|e| {
+            e.attr("role")
+                .is_some_and(|r| r.trim().eq_ignore_ascii_case("button"))
+        })
 }
 
 /// The linked headings among `headings` that name other sites, one each: a list article's

@@ -138,7 +138,7 @@ pub(crate) fn drop_beyond_main(
 /// ([`never_content`](super::names::never_content): related links, cookie and newsletter
 /// boxes, share bars), unless such an element holds most of the page's words.
 pub(crate) fn drop_never_content(doc: &Document, spread: &mut Content, page_words: usize) {
-    drop_named(doc, spread, page_words, super::names::never_content);
+    drop_named(doc, spread, || page_words, super::names::never_content);
 }
 
 /// `content` without text that only screen readers announce
@@ -261,8 +261,81 @@ fn is_script_notice(doc: &Document, id: NodeId) -> bool {
 /// content by its name ([`product_aside`](super::names::product_aside): its reviews, the
 /// other products' carousels), as an article's comments and related stories are not the
 /// article's; unless such an element holds most of the page's words.
-pub(crate) fn drop_product_asides(doc: &Document, content: &mut Content, page_words: usize) {
+pub(crate) fn drop_product_asides(
+    doc: &Document,
+    content: &mut Content,
+    page_words: impl FnOnce() -> usize,
+) {
     drop_named(doc, content, page_words, super::names::product_aside);
+}
+
+/// `content` without the page's fine print by its name
+/// ([`fine_print`](super::names::fine_print): disclaimers, legal notes), unless such an
+/// element holds most of the page's words.
+pub(crate) fn drop_fine_print(
+    doc: &Document,
+    content: &mut Content,
+    page_words: impl FnOnce() -> usize,
+) {
+    drop_named(doc, content, page_words, super::names::fine_print);
+}
+
+/// The words of a question that a hidden answer follows ([`show_answers`]).
+const QUESTION_WORDS: usize = 30;
+
+/// The words from which a hidden element after a question is its answer.
+const ANSWER_WORDS: usize = 5;
+
+/// `content` with the answers it hides under its questions: a hidden element (an
+/// accordion's closed panel) right after a kept element of at most [`QUESTION_WORDS`]
+/// words that ends in a question mark, holding [`ANSWER_WORDS`] or more words, under half
+/// of them in links. A reader opens it; the container, which leaves hidden elements out,
+/// keeps the questions without their answers.
+pub(crate) fn show_answers(doc: &Document, content: &mut Content) {
+    let Some(root) = content.root else { return };
+    // Most containers hide nothing: words are counted only in one that does.
+    if !doc
+        .subtree(root)
+        .map(NodeId)
+        .any(|id| !content.is_content(id) && super::verdicts::is_hidden(doc, id))
+    {
+        return;
+    }
+    let (words, link_words) = visible_words(doc, root);
+    let mut shown = Vec::new();
+    for id in doc.subtree(root).map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
+        if !content.is_content(id) || doc.element(id).is_none() {
+            continue;
+        }
+        let mut prev: Option<NodeId> = None;
+        for c in doc.element_children(id) {
+            let (w, l) = (words[c.index()], link_words[c.index()]);
+            if let Some(q) = prev
+                && !content.is_content(c)
+                && w >= ANSWER_WORDS
+                && 2 * l < w
+                && super::verdicts::is_hidden(doc, c)
+                && !is_control(doc, c)
+                && doc.tag(c).is_none_or(|t| *t != local_name!("form"))
+                && content.is_content(q)
+                && (1..=QUESTION_WORDS).contains(&words[q.index()])
+                && doc.visible_text(q).trim_end().ends_with(['?', '？', '؟'])
+            {
+                shown.push(c);
+            }
+            prev = Some(c);
+        }
+    }
+    for c in shown {
+        for d in doc.subtree(c) {
+            if let Some(k) = content.keep.get_mut(d as usize) {
+                *k = true;
+            }
+        }
+    }
 }
 
 /// `content` without the elements below its root that `named` picks and their subtrees,
@@ -270,10 +343,19 @@ pub(crate) fn drop_product_asides(doc: &Document, content: &mut Content, page_wo
 fn drop_named(
     doc: &Document,
     content: &mut Content,
-    page_words: usize,
+    page_words: impl FnOnce() -> usize,
     named: fn(&Document, NodeId) -> bool,
 ) {
     let Some(root) = content.root else { return };
+    // Most pages name none: words are counted only on a page that does.
+    if !doc
+        .subtree(root)
+        .map(NodeId)
+        .any(|id| content.keep[id.index()] && named(doc, id))
+    {
+        return;
+    }
+    let page_words = page_words();
     let (words, _) = visible_words(doc, root);
     let dropped = excluded_below(doc, root, |id| {
         content.keep[id.index()]

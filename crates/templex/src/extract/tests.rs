@@ -2579,3 +2579,56 @@ fn hidden_link_lists_leave_the_spread_view() {
         &["Department 3"],
     );
 }
+
+/// An accordion's question is a heading whose link is a button: it opens the answer below
+/// it, so it is no teaser's title, and the answer stays.
+#[test]
+fn a_question_whose_link_is_a_button_is_no_teaser_title() {
+    let faq: String = (1..=2)
+        .map(|i| {
+            format!(
+                "<div class=faq><h3><a href=#q{i} role=button>Can my child switch schools in term {i}?</a></h3>\
+                 <div><p>Yes, families can enrol at any time of year, and a counsellor calls within two days.</p></div></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><main><h1>Online school</h1><p>{PROSE}</p><h2>Frequently asked questions</h2>{faq}\
+         <div class=card><h3><a href=/blog/1>Our teachers on the first term</a></h3><p>A short teaser.</p></div>\
+         </main></body></html>"
+    );
+    let text = text_of(&html);
+    assert_has(
+        &text,
+        &["Frequently asked questions", "a counsellor calls"],
+        &["Our teachers on the first term"],
+    );
+}
+
+/// The container shows the answers it hides under its questions (a closed accordion), and
+/// nothing else that it hides; and it leaves out the page's fine print by its name.
+#[test]
+fn hidden_answers_show_and_fine_print_goes() {
+    let faq: String = (1..=3)
+        .map(|i| {
+            format!(
+                "<div class=item><p class=q>How often should I walk a puppy of {i} months?</p>\
+                 <div style='visibility: hidden'><p>Five minutes per month of age, twice a day, is a good rule for most breeds.</p></div></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><main><h1>Dog walking</h1><p>{PROSE}</p>{faq}<p>{PROSE}</p>\
+         <div class=tab style='display:none'><p>A hidden tab of prices that stays hidden here.</p></div>\
+         <div class=copy-legal><p>*Offer valid for new customers only; terms apply to every walk.</p></div>\
+         </main><footer>Contact</footer></body></html>"
+    );
+    // The answers and the fine print are read off the view chosen, in `choose_view`.
+    let text =
+        crate::page::PageContent::main_content(parse_str(&html), &ContentConfig::default()).text();
+    assert_has(
+        &text,
+        &["puppy of 2 months?", "Five minutes per month"],
+        &["A hidden tab of prices", "Offer valid"],
+    );
+}
