@@ -71,6 +71,7 @@ pub(crate) const TEXT_ATTRIBUTES: &[&str] = &[
     "hidden",
     "aria-hidden",
     "aria-roledescription",
+    "aria-controls",
     "href",
     "rel",
     "src",

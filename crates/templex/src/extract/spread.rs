@@ -338,6 +338,49 @@ pub(crate) fn show_answers(doc: &Document, content: &mut Content) {
     }
 }
 
+/// `content` with the closed panels it holds that a control on the page opens (an
+/// accordion's or a tab's panel: a hidden element whose `id` an `aria-controls` names),
+/// under half their words in links. The container leaves hidden elements out; a reader
+/// opens these.
+pub(crate) fn show_panels(doc: &Document, content: &mut Content) {
+    let Some(root) = content.root else { return };
+    let controlled: rustc_hash::FxHashSet<&str> = doc
+        .elements()
+        .filter_map(|id| doc.element(id)?.attr("aria-controls"))
+        .flat_map(str::split_ascii_whitespace)
+        .collect();
+    if controlled.is_empty() {
+        return;
+    }
+    let (words, link_words) = visible_words(doc, root);
+    let mut shown = Vec::new();
+    for id in doc.subtree(root).map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
+        let (w, l) = (words[id.index()], link_words[id.index()]);
+        if !content.is_content(id)
+            && doc.parent(id).is_some_and(|p| content.is_content(p))
+            && w > 0
+            && 2 * l < w
+            && doc
+                .element(id)
+                .and_then(|e| e.attr("id"))
+                .is_some_and(|i| controlled.contains(i))
+            && super::verdicts::is_hidden(doc, id)
+        {
+            shown.push(id);
+        }
+    }
+    for c in shown {
+        for d in doc.subtree(c) {
+            if let Some(k) = content.keep.get_mut(d as usize) {
+                *k = true;
+            }
+        }
+    }
+}
+
 /// `content` without the elements below its root that `named` picks and their subtrees,
 /// but for those holding [`MAJORITY`] of the page's `page_words` (a wrapper so named).
 fn drop_named(

@@ -2605,8 +2605,9 @@ fn a_question_whose_link_is_a_button_is_no_teaser_title() {
     );
 }
 
-/// The container shows the answers it hides under its questions (a closed accordion), and
-/// nothing else that it hides; and it leaves out the page's fine print by its name.
+/// The container shows the answers it hides under its questions (a closed accordion) and
+/// the panels a control names, and nothing else that it hides; and it leaves out the
+/// page's fine print by its name.
 #[test]
 fn hidden_answers_show_and_fine_print_goes() {
     let faq: String = (1..=3)
@@ -2620,6 +2621,8 @@ fn hidden_answers_show_and_fine_print_goes() {
     let html = format!(
         "<html><body><main><h1>Dog walking</h1><p>{PROSE}</p>{faq}<p>{PROSE}</p>\
          <div class=tab style='display:none'><p>A hidden tab of prices that stays hidden here.</p></div>\
+         <button aria-controls='prices tips'>Prices</button>\
+         <div id=prices hidden><p>Walks cost twelve pounds an hour, less for a second dog.</p></div>\
          <div class=copy-legal><p>*Offer valid for new customers only; terms apply to every walk.</p></div>\
          </main><footer>Contact</footer></body></html>"
     );
@@ -2628,7 +2631,11 @@ fn hidden_answers_show_and_fine_print_goes() {
         crate::page::PageContent::main_content(parse_str(&html), &ContentConfig::default()).text();
     assert_has(
         &text,
-        &["puppy of 2 months?", "Five minutes per month"],
+        &[
+            "puppy of 2 months?",
+            "Five minutes per month",
+            "twelve pounds an hour",
+        ],
         &["A hidden tab of prices", "Offer valid"],
     );
 }

@@ -14,8 +14,8 @@ use crate::extract::{
     drop_identifier_lines, drop_link_carousels, drop_never_content, drop_noscript_notices,
     drop_post_chrome, drop_product_asides, drop_repeated_copies, drop_repeated_quotes,
     drop_screen_reader_text, has_kept_text, is_menu, kept_words, opens_with_date,
-    page_content_and_blocks, page_metadata, short_page_content, show_answers, spread_content,
-    url_date,
+    page_content_and_blocks, page_metadata, short_page_content, show_answers, show_panels,
+    spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -359,10 +359,14 @@ fn choose_view(
         }
         drop_fine_print(doc, &mut content, page_words);
         // The container leaves hidden elements out, the spread view keeps them. A product's
-        // hidden panels hold its specifications and reviews, which its gold leaves out as
-        // readers of a product page do; an article's, a FAQ its writers add below it.
-        if Some(root) != doc.body() && !product && !declares_article(doc) {
-            show_answers(doc, &mut content);
+        // hidden panels hold its specifications and reviews, which its golds leave out.
+        if Some(root) != doc.body() && !product {
+            // A control that names its panel says a reader opens it; a question over a
+            // hidden element only suggests it, and an article's FAQ is no part of it.
+            show_panels(doc, &mut content);
+            if !declares_article(doc) {
+                show_answers(doc, &mut content);
+            }
         }
         drop_screen_reader_text(doc, &mut content);
         drop_link_carousels(doc, &mut content);
