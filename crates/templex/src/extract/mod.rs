@@ -76,6 +76,9 @@ struct Container {
     root: NodeId,
     parts: Vec<NodeId>,
     records: Option<NodeId>,
+    /// On a page read with its comments (a thread) that is no listing, the container of the
+    /// page's records: its posts.
+    posts: Option<NodeId>,
 }
 
 /// The container phases of [`page_content`]: the best candidate, tightened, widened, grown
@@ -112,22 +115,28 @@ fn container(
             "listing figures"
         );
     }
-    let (root, parts, records) = match list {
+    let (root, parts, records, posts) = match list {
         Some(list) if is_listing(doc, root, list, agg, declares_article(doc)) => {
             let root = if doc.contains(root, list.container) {
                 root
             } else {
                 lift_records(doc, body, list.container, agg)
             };
-            (root, vec![root], Some(list.container))
+            (root, vec![root], Some(list.container), None)
         }
-        _ => (root, parts, None),
+        _ => (
+            root,
+            parts,
+            None,
+            list.filter(|_| config.comments).map(|l| l.container),
+        ),
     };
     tracing::debug!(root = %doc.dom_path(root), listing = records.is_some(), "content root");
     Some(Container {
         root,
         parts,
         records,
+        posts,
     })
 }
 
@@ -188,6 +197,7 @@ fn keep_inside(
         root,
         &[root],
         None,
+        None,
         agg,
         config,
         title.as_deref(),
@@ -232,6 +242,7 @@ pub(crate) fn page_content_and_blocks(
         root,
         parts,
         records,
+        posts,
     }) = container(doc, body, &agg, config)
     else {
         tracing::debug!("no text outside boilerplate");
@@ -249,6 +260,7 @@ pub(crate) fn page_content_and_blocks(
         root,
         &parts,
         records,
+        posts,
         &agg,
         config,
         title.as_deref(),

@@ -13,7 +13,8 @@ use crate::links::{Site, registrable_domain};
 /// The keep mask of the container `root`: its nodes minus excluded and boilerplate-like
 /// parts (link clusters, teasers, boilerplate names, forms, labels, date lines, captions,
 /// the headline); `parts` are kept whole. Inside a listing's `records` links and cards
-/// stay, and a record's title beside its picture is no caption.
+/// stay, and a record's title beside its picture is no caption; inside a thread's `posts`
+/// cards stay.
 ///
 /// With `sure` false, without the filters of labels, datelines, captions and the headline
 /// either: the last resort of a page whose only text is short
@@ -24,6 +25,7 @@ pub(super) fn prune(
     root: NodeId,
     parts: &[NodeId],
     records: Option<NodeId>,
+    posts: Option<NodeId>,
     agg: &Aggregates,
     config: &ContentConfig,
     title: Option<&str>,
@@ -35,6 +37,13 @@ pub(super) fn prune(
     let in_records = |id: NodeId| records.is_some_and(|r| doc.contains(r, id));
     if records.is_some() {
         cards.iter_mut().for_each(|c| *c = false);
+    }
+    // A thread's posts are no teasers: forum software heads each with its poster's linked
+    // name (XenForo's `<h3><a class=username>`).
+    if let Some(p) = posts {
+        for i in doc.subtree(p) {
+            cards[i as usize] = false;
+        }
     }
     let is_part = |id: NodeId| parts.contains(&id);
     // Inside a quote (an embedded tweet's attribution line keeps its date).

@@ -2639,3 +2639,39 @@ fn hidden_answers_show_and_fine_print_goes() {
         &["A hidden tab of prices", "Offer valid"],
     );
 }
+
+/// On a thread read with its comments, a post headed by its poster's linked name (XenForo's
+/// `<h3><a class=username>`) is a post, not a teaser card of the poster's page (short
+/// replies under a long first post: the teasers are no listing's).
+#[test]
+fn a_thread_s_posts_headed_by_linked_names_stay() {
+    let posts: String = (1..=6)
+        .map(|i| {
+            format!(
+                "<li class=message><div class=userText><h3><a class=username href=/members/{i}>poster{i}</a></h3></div>\
+                 <div class=messageContent><p>Reply {i}: restart the server after the update, then check the plugin list again.</p></div></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><meta property=og:type content=article></head><body><div id=content>\
+         <h1>Plugin fails after update</h1><ol class=messageList>\
+         <li class=message><div class=userText><h3><a class=username href=/members/0>starter</a></h3></div>\
+         <div class=messageContent><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div></li>{posts}</ol>\
+         </div></body></html>"
+    );
+    let doc = parse_str(&html);
+    let config = ContentConfig {
+        comments: true,
+        ..ContentConfig::default()
+    };
+    let c = page_content(&doc, &config);
+    let text = c.root.map_or(String::new(), |r| {
+        content_text(&doc, r, &|id| c.is_content(id))
+    });
+    assert_has(
+        &text,
+        &["The council met", "Reply 3: restart", "Reply 6"],
+        &[],
+    );
+}
