@@ -413,14 +413,21 @@ pub(super) fn is_label(doc: &Document, id: NodeId, words: u32, punct: u32) -> bo
     words <= 3 && punct == 0 && is_free_block(doc, id)
 }
 
-/// A block-level element that is not a heading or part of a list, table or code block:
-/// where stand-alone labels and date lines live.
+/// A block-level element that is not a heading or part of a list (a list item's own
+/// paragraph included), table or code block: where stand-alone labels and date lines live.
 pub(super) fn is_free_block(doc: &Document, id: NodeId) -> bool {
+    let in_item = || {
+        doc.parent(id)
+            .and_then(|p| doc.tag(p))
+            .is_some_and(is_list_item)
+    };
     doc.element(id).is_some_and(|e| {
         let tag = &e.name.local;
         is_block(tag)
             && !is_heading(tag)
             && !is_list_item(tag)
+            // A list item's paragraph is the item's text (`<li><p>SSO groups</p></li>`).
+            && (*tag != local_name!("p") || !in_item())
             && !matches!(
                 *tag,
                 local_name!("td")

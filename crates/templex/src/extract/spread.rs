@@ -165,9 +165,11 @@ pub(crate) fn drop_screen_reader_text(doc: &Document, content: &mut Content) {
 }
 
 /// `content` without the carousels of links it shows (WAI-ARIA's pattern: an element whose
-/// `aria-roledescription` is `carousel`, half or more of its words in links): slides of
-/// teasers leading to other pages ("Featured insights", "Latest"), unless one holds half the
-/// page's words. A carousel of prose (a service page's testimonials) stays.
+/// `aria-roledescription` is `carousel`, half or more of its words in links, or most of its
+/// [`TEASER_SLIDES`] or more slides teasers — a link and at most a card's words): slides of
+/// teasers leading to other pages ("Featured insights", "Latest", a blog's posts each with
+/// its "Read blog"), unless one holds half the page's words. A carousel of prose (a service
+/// page's testimonials) stays.
 pub(crate) fn drop_link_carousels(doc: &Document, content: &mut Content) {
     let Some(root) = content.root else { return };
     let is_carousel = |id: NodeId| {
@@ -186,12 +188,29 @@ pub(crate) fn drop_link_carousels(doc: &Document, content: &mut Content) {
     }
     let page_words = doc.body().map_or(0, |b| kept_words(doc, b, |_| true));
     let (words, link_words) = visible_words(doc, root);
+    let is_slide = |id: NodeId| {
+        doc.element(id).is_some_and(|e| {
+            e.attr("aria-roledescription")
+                .is_some_and(|r| r.trim().eq_ignore_ascii_case("slide"))
+        })
+    };
+    // Slides that each lead to another page, a teaser's title and a few words with its
+    // link ("Read blog"), whatever share of the words their links hold.
+    let teaser_slides = |id: NodeId| {
+        let (mut slides, mut teasers) = (0usize, 0usize);
+        for d in doc.descendants(id).filter(|d| is_slide(*d)) {
+            slides += 1;
+            let (w, l) = (words[d.index()], link_words[d.index()]);
+            teasers += usize::from(l > 0 && w <= super::prune::CARD_WORDS as usize);
+        }
+        slides >= TEASER_SLIDES && 2 * teasers > slides
+    };
     let dropped = excluded_below(doc, root, |id| {
         let (w, l) = (words[id.index()], link_words[id.index()]);
         content.is_content(id)
             && is_carousel(id)
             && w > 0
-            && 2 * l >= w
+            && (2 * l >= w || teaser_slides(id))
             && (w as f64) < MAJORITY * page_words as f64
     });
     for (keep, dropped) in content.keep.iter_mut().zip(dropped) {
@@ -220,6 +239,10 @@ pub(crate) fn drop_hidden_link_lists(doc: &Document, spread: &mut Content, page_
         *keep &= !dropped;
     }
 }
+
+/// The slides from which a carousel whose slides are mostly teasers is one of links
+/// ([`drop_link_carousels`]).
+const TEASER_SLIDES: usize = 3;
 
 /// `content` without the notices a page shows readers who run no scripts: a `<noscript>`
 /// that names JavaScript in under [`NOSCRIPT_NOTICE_WORDS`] words ("JavaScript is disabled.

@@ -2498,7 +2498,8 @@ fn a_record_title_beside_its_picture_stays() {
 }
 
 /// A carousel of slides leading to other pages (WAI-ARIA's `aria-roledescription`) leaves
-/// the content; a carousel of testimonials, prose, stays.
+/// the content, whether its words are links or its slides teasers with a link each; a
+/// carousel of testimonials, prose, stays.
 #[test]
 fn carousels_of_links_leave_the_content() {
     let slides: String = (1..=6)
@@ -2507,9 +2508,13 @@ fn carousels_of_links_leave_the_content() {
     let quotes: String = (1..=3)
         .map(|i| format!("<div role=group aria-roledescription=slide><p>They rebuilt our controls in weeks, and audit season {i} was calm for once.</p></div>"))
         .collect();
+    let blog: String = (1..=4)
+        .map(|i| format!("<div aria-roledescription=slide><h3>How we stopped breach number {i} before it spread to the network</h3><a href=/blog/{i}>Read blog</a></div>"))
+        .collect();
     let html = format!(
         "<html><body><main><h1>Risk consulting</h1><p>{PROSE}</p>\
          <div aria-roledescription=carousel><h2>Featured insights</h2>{slides}</div>\
+         <div aria-roledescription=carousel><h2>From the blog</h2>{blog}</div>\
          <p>{PROSE}</p><div aria-roledescription=Carousel><h2>Clients say</h2>{quotes}</div>\
          </main></body></html>"
     );
@@ -2525,7 +2530,12 @@ fn carousels_of_links_leave_the_content() {
     assert_has(
         &text,
         &["The council met", "Clients say", "audit season 2 was calm"],
-        &["Featured insights", "Insight number 3"],
+        &[
+            "Featured insights",
+            "Insight number 3",
+            "breach number 2",
+            "Read blog",
+        ],
     );
 }
 
@@ -2674,4 +2684,16 @@ fn a_thread_s_posts_headed_by_linked_names_stay() {
         &["The council met", "Reply 3: restart", "Reply 6"],
         &[],
     );
+}
+
+/// A list item's paragraph is the item's text, not a stand-alone label.
+#[test]
+fn a_list_item_s_paragraph_is_no_label() {
+    let html = format!(
+        "<html><body><main><h1>Enterprise plan</h1><p>{PROSE}</p><h2>Security</h2>\
+         <ul><li><p>SSO groups</p></li><li><p>Audit logs</p></li><li><p>Data residency</p></li></ul>\
+         <p>{PROSE}</p></main></body></html>"
+    );
+    let text = text_of(&html);
+    assert_has(&text, &["SSO groups", "Audit logs", "Data residency"], &[]);
 }
