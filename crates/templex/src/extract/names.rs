@@ -208,7 +208,16 @@ const FINE_PRINT: &[&str] = &["disclaimer", "legal"];
 
 /// Whether an element's class or id names fine print ([`FINE_PRINT`] heading or ending it).
 pub(crate) fn fine_print(doc: &Document, id: NodeId) -> bool {
-    named(doc, id, FINE, false)
+    // Most elements' names hold neither word: the names are split only when one does.
+    doc.element(id).is_some_and(|e| {
+        e.attrs.iter().any(|a| {
+            (matches!(a.name.local, local_name!("class") | local_name!("id"))
+                || is_test_id(&a.name.local))
+                && FINE_PRINT
+                    .iter()
+                    .any(|w| super::verdicts::contains_ignore_case(&a.value, w))
+        })
+    }) && named(doc, id, FINE, false)
 }
 
 /// Whether an element's class or id names something that is no page's content

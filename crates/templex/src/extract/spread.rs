@@ -309,94 +309,98 @@ const QUESTION_WORDS: usize = 30;
 /// The words from which a hidden element after a question is its answer.
 const ANSWER_WORDS: usize = 5;
 
-/// `content` with the answers it hides under its questions: a hidden element (an
-/// accordion's closed panel) right after a kept element of at most [`QUESTION_WORDS`]
-/// words that ends in a question mark, holding [`ANSWER_WORDS`] or more words, under half
-/// of them in links. A reader opens it; the container, which leaves hidden elements out,
-/// keeps the questions without their answers.
-pub(crate) fn show_answers(doc: &Document, content: &mut Content) {
-    let Some(root) = content.root else { return };
-    // Most containers hide nothing: words are counted only in one that does.
-    if !doc
-        .subtree(root)
+/// The closed elements of `content`: hidden ones ([`is_hidden`]) that it leaves out just
+/// below what it keeps — where [`show_answers`] and [`show_panels`] look. On most pages
+/// none.
+///
+/// [`is_hidden`]: super::verdicts::is_hidden
+pub(crate) fn closed_elements(doc: &Document, content: &Content) -> Vec<NodeId> {
+    let Some(root) = content.root else {
+        return Vec::new();
+    };
+    doc.subtree(root)
         .map(NodeId)
-        .any(|id| !content.is_content(id) && super::verdicts::is_hidden(doc, id))
-    {
+        .take_while(|id| !deadline::due(id.index()))
+        .filter(|id| {
+            !content.is_content(*id)
+                && doc.parent(*id).is_some_and(|p| content.is_content(p))
+                && super::verdicts::is_hidden(doc, *id)
+        })
+        .collect()
+}
+
+/// `content` with the answers it hides under its questions: a closed element
+/// ([`closed_elements`]: an accordion's closed panel) right after a kept element of at most
+/// [`QUESTION_WORDS`] words that ends in a question mark, holding [`ANSWER_WORDS`] or more
+/// words, under half of them in links, no control or form. A reader opens it; the
+/// container, which leaves hidden elements out, keeps the questions without their answers.
+pub(crate) fn show_answers(doc: &Document, content: &mut Content, closed: &[NodeId]) {
+    let Some(root) = content.root.filter(|_| !closed.is_empty()) else {
         return;
-    }
+    };
     let (words, link_words) = visible_words(doc, root);
-    let mut shown = Vec::new();
-    for id in doc.subtree(root).map(NodeId) {
-        if deadline::due(id.index()) {
-            break;
-        }
-        if !content.is_content(id) || doc.element(id).is_none() {
-            continue;
-        }
-        let mut prev: Option<NodeId> = None;
-        for c in doc.element_children(id) {
+    let question = |q: NodeId| {
+        content.is_content(q)
+            && (1..=QUESTION_WORDS).contains(&words[q.index()])
+            && doc.visible_text(q).trim_end().ends_with(['?', '？', '؟'])
+    };
+    let shown: Vec<NodeId> = closed
+        .iter()
+        .copied()
+        .filter(|c| {
             let (w, l) = (words[c.index()], link_words[c.index()]);
-            if let Some(q) = prev
-                && !content.is_content(c)
-                && w >= ANSWER_WORDS
+            w >= ANSWER_WORDS
                 && 2 * l < w
-                && super::verdicts::is_hidden(doc, c)
-                && !is_control(doc, c)
-                && doc.tag(c).is_none_or(|t| *t != local_name!("form"))
-                && content.is_content(q)
-                && (1..=QUESTION_WORDS).contains(&words[q.index()])
-                && doc.visible_text(q).trim_end().ends_with(['?', '？', '؟'])
-            {
-                shown.push(c);
-            }
-            prev = Some(c);
-        }
-    }
-    for c in shown {
-        for d in doc.subtree(c) {
-            if let Some(k) = content.keep.get_mut(d as usize) {
-                *k = true;
-            }
-        }
-    }
+                && !is_control(doc, *c)
+                && doc.tag(*c).is_none_or(|t| *t != local_name!("form"))
+                && doc.parent(*c).is_some_and(|p| {
+                    doc.element_children(p)
+                        .take_while(|s| s != c)
+                        .last()
+                        .is_some_and(question)
+                })
+        })
+        .collect();
+    show(content, doc, &shown);
 }
 
 /// `content` with the closed panels it holds that a control on the page opens (an
-/// accordion's or a tab's panel: a hidden element whose `id` an `aria-controls` names),
-/// under half their words in links. The container leaves hidden elements out; a reader
-/// opens these.
-pub(crate) fn show_panels(doc: &Document, content: &mut Content) {
+/// accordion's or a tab's panel: a closed element, [`closed_elements`], whose `id` an
+/// `aria-controls` names), under half their words in links. The container leaves hidden
+/// elements out; a reader opens these.
+pub(crate) fn show_panels(doc: &Document, content: &mut Content, closed: &[NodeId]) {
     let Some(root) = content.root else { return };
+    let panels: Vec<(NodeId, &str)> = closed
+        .iter()
+        .filter_map(|id| Some((*id, doc.element(*id)?.attr("id")?)))
+        .collect();
+    if panels.is_empty() {
+        return;
+    }
     let controlled: rustc_hash::FxHashSet<&str> = doc
         .elements()
         .filter_map(|id| doc.element(id)?.attr("aria-controls"))
         .flat_map(str::split_ascii_whitespace)
         .collect();
-    if controlled.is_empty() {
+    if !panels.iter().any(|(_, i)| controlled.contains(i)) {
         return;
     }
     let (words, link_words) = visible_words(doc, root);
-    let mut shown = Vec::new();
-    for id in doc.subtree(root).map(NodeId) {
-        if deadline::due(id.index()) {
-            break;
-        }
-        let (w, l) = (words[id.index()], link_words[id.index()]);
-        if !content.is_content(id)
-            && doc.parent(id).is_some_and(|p| content.is_content(p))
-            && w > 0
-            && 2 * l < w
-            && doc
-                .element(id)
-                .and_then(|e| e.attr("id"))
-                .is_some_and(|i| controlled.contains(i))
-            && super::verdicts::is_hidden(doc, id)
-        {
-            shown.push(id);
-        }
-    }
+    let shown: Vec<NodeId> = panels
+        .into_iter()
+        .filter(|(id, i)| {
+            let (w, l) = (words[id.index()], link_words[id.index()]);
+            w > 0 && 2 * l < w && controlled.contains(i)
+        })
+        .map(|(id, _)| id)
+        .collect();
+    show(content, doc, &shown);
+}
+
+/// `content` keeping the subtrees of `shown`.
+fn show(content: &mut Content, doc: &Document, shown: &[NodeId]) {
     for c in shown {
-        for d in doc.subtree(c) {
+        for d in doc.subtree(*c) {
             if let Some(k) = content.keep.get_mut(d as usize) {
                 *k = true;
             }
