@@ -194,16 +194,26 @@ pub(crate) fn drop_link_carousels(doc: &Document, content: &mut Content) {
                 .is_some_and(|r| r.trim().eq_ignore_ascii_case("slide"))
         })
     };
-    // Slides that each lead to another page, a teaser's title and a few words with its
-    // link ("Read blog"), whatever share of the words their links hold.
-    let teaser_slides = |id: NodeId| {
-        let (mut slides, mut teasers) = (0usize, 0usize);
-        for d in doc.descendants(id).filter(|d| is_slide(*d)) {
-            slides += 1;
-            let (w, l) = (words[d.index()], link_words[d.index()]);
-            teasers += usize::from(l > 0 && w <= super::prune::CARD_WORDS as usize);
+    // Slides under each element, and of them teasers: a teaser's title and a few words
+    // with a link to another page ("Read blog"), whatever share of the words their links
+    // hold. Summed children first: one pass, however deeply carousels nest.
+    let mut slides = vec![(0usize, 0usize); doc.len()];
+    for id in doc.subtree(root).rev().map(NodeId) {
+        if is_slide(id) {
+            let (w, l) = (words[id.index()], link_words[id.index()]);
+            let s = &mut slides[id.index()];
+            s.0 += 1;
+            s.1 += usize::from(l > 0 && w <= super::prune::CARD_WORDS as usize);
         }
-        slides >= TEASER_SLIDES && 2 * teasers > slides
+        if let Some(p) = doc.parent(id).filter(|_| id != root) {
+            let (n, t) = slides[id.index()];
+            slides[p.index()].0 += n;
+            slides[p.index()].1 += t;
+        }
+    }
+    let teaser_slides = |id: NodeId| {
+        let (n, t) = slides[id.index()];
+        n >= TEASER_SLIDES && 2 * t > n
     };
     let dropped = excluded_below(doc, root, |id| {
         let (w, l) = (words[id.index()], link_words[id.index()]);
@@ -344,6 +354,15 @@ pub(crate) fn show_answers(doc: &Document, content: &mut Content, closed: &[Node
             && (1..=QUESTION_WORDS).contains(&words[q.index()])
             && doc.visible_text(q).trim_end().ends_with(['?', '？', '؟'])
     };
+    // The element before each closed one: each parent's children are walked once.
+    let mut before: rustc_hash::FxHashMap<NodeId, NodeId> = rustc_hash::FxHashMap::default();
+    let mut walked: rustc_hash::FxHashSet<NodeId> = rustc_hash::FxHashSet::default();
+    for p in closed.iter().filter_map(|c| doc.parent(*c)) {
+        if walked.insert(p) {
+            let children: Vec<NodeId> = doc.element_children(p).collect();
+            before.extend(children.windows(2).map(|w| (w[1], w[0])));
+        }
+    }
     let shown: Vec<NodeId> = closed
         .iter()
         .copied()
@@ -353,12 +372,7 @@ pub(crate) fn show_answers(doc: &Document, content: &mut Content, closed: &[Node
                 && 2 * l < w
                 && !is_control(doc, *c)
                 && doc.tag(*c).is_none_or(|t| *t != local_name!("form"))
-                && doc.parent(*c).is_some_and(|p| {
-                    doc.element_children(p)
-                        .take_while(|s| s != c)
-                        .last()
-                        .is_some_and(question)
-                })
+                && before.get(c).copied().is_some_and(question)
         })
         .collect();
     show(content, doc, &shown);
