@@ -121,6 +121,7 @@ pub(super) fn lean_html_with<'h>(
     let mut kept: Vec<(usize, usize)> = Vec::new();
     // Where the `<noscript>` the scanner is in ends, if it is in one.
     let mut noscript_end: Option<usize> = None;
+    let mut end_tags = EndTags::default();
     while let Some(off) = memchr(b'<', &b[i..]) {
         let lt = i + off;
         let rest = &b[lt..];
@@ -241,11 +242,11 @@ pub(super) fn lean_html_with<'h>(
             None
         };
         if lower == b'n' && is("noscript") && noscript_end.is_none_or(|e| e < tag_end) {
-            noscript_end = find_end_tag(b, tag_end, b"noscript");
+            noscript_end = end_tags.find(b, tag_end, "noscript");
         }
         let Some(raw) = raw else { continue };
         let cut = matches!(raw, "script" | "style");
-        let close = find_end_tag(b, tag_end, raw.as_bytes());
+        let close = end_tags.find(b, tag_end, raw);
         // An element whose text no reader sees (an iframe's fallback), opened in a
         // `<noscript>` and not closed in it, ends with it: a browser that runs scripts reads
         // the `<noscript>` as text that its end tag ends, whatever is in it. Read without
@@ -516,6 +517,32 @@ fn comment_end(b: &[u8], from: usize) -> Option<(usize, usize)> {
     }
 }
 
+/// [`find_end_tag`] remembering its last answer per name: searches that start inside a
+/// span already searched (each `<noscript>` or iframe left open in one, on a page that
+/// repeats them) reuse it, so the scan stays linear in the page.
+#[derive(Default)]
+struct EndTags {
+    /// Per name: where the last search started, and what it found.
+    last: Vec<(&'static str, usize, Option<usize>)>,
+}
+
+impl EndTags {
+    fn find(&mut self, b: &[u8], from: usize, name: &'static str) -> Option<usize> {
+        if let Some(&(_, start, found)) = self.last.iter().find(|(n, ..)| *n == name)
+            && start <= from
+            && found.is_none_or(|f| from <= f)
+        {
+            return found;
+        }
+        let found = find_end_tag(b, from, name.as_bytes());
+        match self.last.iter_mut().find(|(n, ..)| *n == name) {
+            Some(entry) => *entry = (name, from, found),
+            None => self.last.push((name, from, found)),
+        }
+        found
+    }
+}
+
 /// Start of the first `</name` (any case) at or after `from` that ends a raw-text element:
 /// followed by whitespace, `/` or `>`.
 fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
@@ -594,6 +621,14 @@ mod tests {
             text.contains("Deploy your apps.") && text.contains("after"),
             "{text}"
         );
+        // Snippets repeated, with an iframe closed far below: each ends with its noscript
+        // (the searches for end tags remember their answers).
+        let html = "<body><noscript><iframe/></noscript><p>one</p><noscript><iframe/></noscript>\
+                    <p>two</p><noscript><iframe/></noscript><p>three</p><iframe>x</iframe><p>four</p>";
+        let text = parse_bytes_lean(html.as_bytes(), None).visible_text(NodeId::ROOT);
+        for w in ["one", "two", "three", "four"] {
+            assert!(text.contains(w), "{w}: {text}");
+        }
         // Closed in it, or outside any, an iframe's text is its own as the tokenizer reads it.
         for html in [
             "<noscript><iframe>a</iframe><p>b</p></noscript><p>c</p>",

@@ -55,9 +55,9 @@ pub use spread::non_template_mask;
 #[cfg(feature = "batch")]
 pub(crate) use spread::visible_descendants;
 pub(crate) use spread::{
-    Rest, closed_elements, drop_beyond_main, drop_fine_print, drop_hidden_link_lists,
-    drop_link_carousels, drop_never_content, drop_noscript_notices, drop_product_asides,
-    drop_screen_reader_text, kept_words, show_answers, show_panels, spread_content,
+    Rest, drop_beyond_main, drop_fine_print, drop_hidden_link_lists, drop_link_carousels,
+    drop_never_content, drop_noscript_notices, drop_product_asides, drop_screen_reader_text,
+    kept_words, show_closed, spread_content,
 };
 
 use aggregates::Aggregates;

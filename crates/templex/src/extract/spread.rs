@@ -236,6 +236,14 @@ pub(crate) fn drop_link_carousels(doc: &Document, content: &mut Content) {
 /// [`is_out_of_sight`]: super::verdicts::is_out_of_sight
 pub(crate) fn drop_hidden_link_lists(doc: &Document, spread: &mut Content, page_words: usize) {
     let Some(root) = spread.root else { return };
+    // Words are counted only on a page whose view keeps something out of sight.
+    if !doc
+        .subtree(root)
+        .map(NodeId)
+        .any(|id| spread.is_content(id) && super::verdicts::is_out_of_sight(doc, id))
+    {
+        return;
+    }
     let (words, link_words) = visible_words(doc, root);
     let dropped = excluded_below(doc, root, |id| {
         let (w, l) = (words[id.index()], link_words[id.index()]);
@@ -313,22 +321,26 @@ pub(crate) fn drop_fine_print(
     drop_named(doc, content, page_words, super::names::fine_print);
 }
 
-/// The words of a question that a hidden answer follows ([`show_answers`]).
+/// The words of a question that a hidden answer follows ([`show_closed`]).
 const QUESTION_WORDS: usize = 30;
 
 /// The words from which a hidden element after a question is its answer.
 const ANSWER_WORDS: usize = 5;
 
-/// The closed elements of `content`: hidden ones ([`is_hidden`]) that it leaves out just
-/// below what it keeps — where [`show_answers`] and [`show_panels`] look. On most pages
-/// none.
+/// `content` with what it hides that a reader opens, among its closed elements — hidden
+/// ones ([`is_hidden`]) left out just below what it keeps, under half their words in
+/// links: the panels a control on the page names (an accordion's or a tab's panel, whose
+/// `id` an `aria-controls` names), and with `answers`, the answers under its questions (a
+/// closed element of [`ANSWER_WORDS`] or more words, no control or form, right after a kept
+/// element of at most [`QUESTION_WORDS`] words that ends in a question mark). The
+/// container, which leaves hidden elements out, would keep the questions without their
+/// answers. On most pages nothing is closed, and nothing more is looked at.
 ///
 /// [`is_hidden`]: super::verdicts::is_hidden
-pub(crate) fn closed_elements(doc: &Document, content: &Content) -> Vec<NodeId> {
-    let Some(root) = content.root else {
-        return Vec::new();
-    };
-    doc.subtree(root)
+pub(crate) fn show_closed(doc: &Document, content: &mut Content, answers: bool) {
+    let Some(root) = content.root else { return };
+    let closed: Vec<NodeId> = doc
+        .subtree(root)
         .map(NodeId)
         .take_while(|id| !deadline::due(id.index()))
         .filter(|id| {
@@ -336,19 +348,39 @@ pub(crate) fn closed_elements(doc: &Document, content: &Content) -> Vec<NodeId> 
                 && doc.parent(*id).is_some_and(|p| content.is_content(p))
                 && super::verdicts::is_hidden(doc, *id)
         })
-        .collect()
-}
-
-/// `content` with the answers it hides under its questions: a closed element
-/// ([`closed_elements`]: an accordion's closed panel) right after a kept element of at most
-/// [`QUESTION_WORDS`] words that ends in a question mark, holding [`ANSWER_WORDS`] or more
-/// words, under half of them in links, no control or form. A reader opens it; the
-/// container, which leaves hidden elements out, keeps the questions without their answers.
-pub(crate) fn show_answers(doc: &Document, content: &mut Content, closed: &[NodeId]) {
-    let Some(root) = content.root.filter(|_| !closed.is_empty()) else {
+        .collect();
+    if closed.is_empty() {
         return;
-    };
-    let (words, link_words) = visible_words(doc, root);
+    }
+    let mut counts: Option<(Vec<usize>, Vec<usize>)> = None;
+    // Panels: only on a page whose controls name one of them.
+    let panels: Vec<(NodeId, &str)> = closed
+        .iter()
+        .filter_map(|id| Some((*id, doc.element(*id)?.attr("id")?)))
+        .collect();
+    if !panels.is_empty() {
+        let controlled: rustc_hash::FxHashSet<&str> = doc
+            .elements()
+            .filter_map(|id| doc.element(id)?.attr("aria-controls"))
+            .flat_map(str::split_ascii_whitespace)
+            .collect();
+        if panels.iter().any(|(_, i)| controlled.contains(i)) {
+            let (words, link_words) = counts.get_or_insert_with(|| visible_words(doc, root));
+            let shown: Vec<NodeId> = panels
+                .into_iter()
+                .filter(|(id, i)| {
+                    let (w, l) = (words[id.index()], link_words[id.index()]);
+                    w > 0 && 2 * l < w && controlled.contains(i)
+                })
+                .map(|(id, _)| id)
+                .collect();
+            show(content, doc, &shown);
+        }
+    }
+    if !answers {
+        return;
+    }
+    let (words, link_words) = counts.get_or_insert_with(|| visible_words(doc, root));
     let question = |q: NodeId| {
         content.is_content(q)
             && (1..=QUESTION_WORDS).contains(&words[q.index()])
@@ -374,39 +406,6 @@ pub(crate) fn show_answers(doc: &Document, content: &mut Content, closed: &[Node
                 && doc.tag(*c).is_none_or(|t| *t != local_name!("form"))
                 && before.get(c).copied().is_some_and(question)
         })
-        .collect();
-    show(content, doc, &shown);
-}
-
-/// `content` with the closed panels it holds that a control on the page opens (an
-/// accordion's or a tab's panel: a closed element, [`closed_elements`], whose `id` an
-/// `aria-controls` names), under half their words in links. The container leaves hidden
-/// elements out; a reader opens these.
-pub(crate) fn show_panels(doc: &Document, content: &mut Content, closed: &[NodeId]) {
-    let Some(root) = content.root else { return };
-    let panels: Vec<(NodeId, &str)> = closed
-        .iter()
-        .filter_map(|id| Some((*id, doc.element(*id)?.attr("id")?)))
-        .collect();
-    if panels.is_empty() {
-        return;
-    }
-    let controlled: rustc_hash::FxHashSet<&str> = doc
-        .elements()
-        .filter_map(|id| doc.element(id)?.attr("aria-controls"))
-        .flat_map(str::split_ascii_whitespace)
-        .collect();
-    if !panels.iter().any(|(_, i)| controlled.contains(i)) {
-        return;
-    }
-    let (words, link_words) = visible_words(doc, root);
-    let shown: Vec<NodeId> = panels
-        .into_iter()
-        .filter(|(id, i)| {
-            let (w, l) = (words[id.index()], link_words[id.index()]);
-            w > 0 && 2 * l < w && controlled.contains(i)
-        })
-        .map(|(id, _)| id)
         .collect();
     show(content, doc, &shown);
 }

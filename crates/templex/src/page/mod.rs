@@ -8,14 +8,14 @@ use url::Url;
 
 use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse_page};
 use crate::extract::{
-    Block, Content, ContentConfig, DATED_WORDS, Lines, Metadata, Rest, closed_elements,
-    content_html, content_markdown, content_text, declares_article, declares_discussion,
-    declares_product, drop_beyond_main, drop_copyright_lines, drop_fine_print,
-    drop_hidden_link_lists, drop_identifier_lines, drop_link_carousels, drop_never_content,
-    drop_noscript_notices, drop_post_chrome, drop_product_asides, drop_repeated_copies,
-    drop_repeated_quotes, drop_screen_reader_text, has_kept_text, is_menu, kept_words,
-    opens_with_date, page_content_and_blocks, page_metadata, short_page_content, show_answers,
-    show_panels, spread_content, url_date,
+    Block, Content, ContentConfig, DATED_WORDS, Lines, Metadata, Rest, content_html,
+    content_markdown, content_text, declares_article, declares_discussion, declares_product,
+    drop_beyond_main, drop_copyright_lines, drop_fine_print, drop_hidden_link_lists,
+    drop_identifier_lines, drop_link_carousels, drop_never_content, drop_noscript_notices,
+    drop_post_chrome, drop_product_asides, drop_repeated_copies, drop_repeated_quotes,
+    drop_screen_reader_text, has_kept_text, is_menu, kept_words, opens_with_date,
+    page_content_and_blocks, page_metadata, short_page_content, show_closed, spread_content,
+    url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -353,21 +353,20 @@ fn choose_view(
     let product = declares_product(doc);
     let mut content = pick_view(doc, config, product, chrome);
     if let Some(root) = content.root.filter(|_| !deadline::passed()) {
-        let page_words = || doc.body().map_or(0, |b| kept_words(doc, b, |_| true));
+        // The page's words, counted once and only if a name rule finds something.
+        let counted = std::cell::OnceCell::new();
+        let page_words =
+            || *counted.get_or_init(|| doc.body().map_or(0, |b| kept_words(doc, b, |_| true)));
         if product {
             drop_product_asides(doc, &mut content, page_words);
         }
         drop_fine_print(doc, &mut content, page_words);
         // The container leaves hidden elements out, the spread view keeps them. A product's
-        // hidden panels hold its specifications and reviews, which its golds leave out.
+        // hidden panels hold its specifications and reviews, which its golds leave out. A
+        // control that names its panel says a reader opens it; a question over a hidden
+        // element only suggests it, and an article's FAQ is no part of it.
         if Some(root) != doc.body() && !product {
-            // A control that names its panel says a reader opens it; a question over a
-            // hidden element only suggests it, and an article's FAQ is no part of it.
-            let closed = closed_elements(doc, &content);
-            show_panels(doc, &mut content, &closed);
-            if !declares_article(doc) {
-                show_answers(doc, &mut content, &closed);
-            }
+            show_closed(doc, &mut content, !declares_article(doc));
         }
         drop_screen_reader_text(doc, &mut content);
         drop_link_carousels(doc, &mut content);
