@@ -2617,7 +2617,7 @@ fn a_question_whose_link_is_a_button_is_no_teaser_title() {
 
 /// The container shows the answers it hides under its questions (a closed accordion) and
 /// the panels a control names, and nothing else that it hides; and it leaves out the
-/// page's fine print by its name.
+/// page's fine print by its name — but on a declared article.
 #[test]
 fn hidden_answers_show_and_fine_print_goes() {
     let faq: String = (1..=3)
@@ -2647,6 +2647,20 @@ fn hidden_answers_show_and_fine_print_goes() {
             "twelve pounds an hour",
         ],
         &["A hidden tab of prices", "Offer valid"],
+    );
+    // On a declared article, the disclaimer is the publisher's word in the story, and the
+    // FAQ's closed answers stay closed; the panels a control names still show.
+    let article = html.replace(
+        "<html><body>",
+        "<html><head><meta property=og:type content=article></head><body>",
+    );
+    let text =
+        crate::page::PageContent::main_content(parse_str(&article), &ContentConfig::default())
+            .text();
+    assert_has(
+        &text,
+        &["Offer valid", "twelve pounds an hour"],
+        &["Five minutes per month"],
     );
 }
 

@@ -360,13 +360,18 @@ fn choose_view(
         if product {
             drop_product_asides(doc, &mut content, page_words);
         }
-        drop_fine_print(doc, &mut content, page_words);
+        // An article's disclaimer is its publisher's word in the story (a financial news
+        // site's "No investment advice", which the golds keep).
+        let article = declares_article(doc);
+        if !article {
+            drop_fine_print(doc, &mut content, page_words);
+        }
         // The container leaves hidden elements out, the spread view keeps them. A product's
         // hidden panels hold its specifications and reviews, which its golds leave out. A
         // control that names its panel says a reader opens it; a question over a hidden
         // element only suggests it, and an article's FAQ is no part of it.
         if Some(root) != doc.body() && !product {
-            show_closed(doc, &mut content, !declares_article(doc));
+            show_closed(doc, &mut content, !article);
         }
         drop_screen_reader_text(doc, &mut content);
         drop_link_carousels(doc, &mut content);
