@@ -12,14 +12,15 @@ use crate::dom::{Document, NodeId};
 /// names it a collection or search results (`CollectionPage`, `SearchResultsPage`) or a
 /// discussion (`DiscussionForumPosting`, `QAPage`: the replies are content), when its
 /// template names it an archive ([`names_archive_view`]: a category's list of posts), or a
-/// web page and no piece of writing while the page states no `article:published_time`
-/// (plugins state it for posts; older ones describe posts as a `WebPage` alone).
+/// web page or a list (`ItemList`: a buying guide's picks) and no piece of writing while the
+/// page states no `article:published_time` (plugins state it for posts; older ones describe
+/// posts as a `WebPage` alone).
 pub(crate) fn declares_article(doc: &Document) -> bool {
     if !open_graph(doc, "og:type").is_some_and(|t| t.eq_ignore_ascii_case("article")) {
         return false;
     }
     let ld = LdKinds::of(doc);
-    let plain_page = ld.page && !ld.writing;
+    let plain_page = (ld.page || ld.list) && !ld.writing;
     !ld.collection
         && !ld.discussion
         && !names_archive_view(doc)
@@ -156,6 +157,9 @@ struct LdKinds {
     discussion: bool,
     /// A list of other pages ([`COLLECTION_TYPES`]).
     collection: bool,
+    /// A list of things (`ItemList`): a listicle's items when writing comes with it, a
+    /// listing's when nothing else does.
+    list: bool,
 }
 
 impl LdKinds {
@@ -166,6 +170,7 @@ impl LdKinds {
             k.writing |= ARTICLE_TYPES.contains(&t);
             k.discussion |= DISCUSSION_TYPES.contains(&t);
             k.collection |= COLLECTION_TYPES.contains(&t);
+            k.list |= t == "ItemList";
         }
         k
     }

@@ -584,7 +584,7 @@ fn name_hints_read_the_ends_of_names() {
 
 /// `og:type` `article` declares an article unless the page's JSON-LD names it a collection
 /// or search results (a category page an SEO plugin calls an article), its `<body>` class an
-/// archive (WordPress's `archive`, `search-results`), or a web page and no
+/// archive (WordPress's `archive`, `search-results`), or a web page or a list and no
 /// piece of writing with no publication time (a site's page, not a post), in the lean parse
 /// (JSON-LD kept aside) and the full one (scripts in the tree) alike.
 #[test]
@@ -608,6 +608,9 @@ fn a_page_is_no_article_when_its_json_ld_says_what_it_is() {
         r#"<head><meta property="article:published_time" content="2018-09-10T10:00:00+00:00">"#,
     );
     let review = page(r#"{"@type":["WebPage"]},{"@type":"https://schema.org/Review"}"#);
+    // A buying guide's picks: a list and no piece of writing; a listicle states its article.
+    let picks = page(r#"{"@type":"ItemList","itemListElement":[]},{"@type":"Organization"}"#);
+    let listicle = page(r#"{"@type":"ItemList"},{"@type":"NewsArticle"}"#);
     let thread = page(r#"{"@type":"DiscussionForumPosting","headline":"Which Qt?"}"#).replace(
         "<head>",
         r#"<head><meta property="article:published_time" content="2024">"#,
@@ -632,6 +635,8 @@ fn a_page_is_no_article_when_its_json_ld_says_what_it_is() {
             (&plain, false),
             (&post, true),
             (&review, true),
+            (&picks, false),
+            (&listicle, true),
         ],
     );
 }
