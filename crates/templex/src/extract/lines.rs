@@ -106,9 +106,21 @@ const IDENTIFIER_RUN: usize = 2;
 /// reads them; they are what a page's stylesheet hides (eBay interleaves the letters of
 /// "Sponsored" with spans of UUIDs its CSS hides, 115 "words" a line) or what a script
 /// reads. Code blocks keep theirs: a listing of identifiers can be an example.
+///
+/// A line that is one machine timestamp (ISO 8601 with its `T`: `2019-01-21T21:40:59Z`) goes
+/// too: pages show readers their dates in words or short numbers and keep the timestamp for
+/// scripts, in an element the stylesheet hides (Stack Exchange's `<time class="d-none">`).
 pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [bool]) {
     for (line, &code) in lines.iter().zip(&lines.code) {
         if code {
+            continue;
+        }
+        if let [one] = line
+            && doc.text(*one).is_some_and(|t| is_timestamp(t.trim()))
+        {
+            if let Some(k) = keep.get_mut(one.index()) {
+                *k = false;
+            }
             continue;
         }
         let ids: usize = line
@@ -134,6 +146,28 @@ pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [b
             }
         }
     }
+}
+
+/// Whether `s` is one ISO 8601 date and time (`2019-01-21T21:40:59.620`, a zone or an offset
+/// after it): `YYYY-MM-DDThh:mm`, then only the characters of seconds, fractions and zones.
+fn is_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    b.len() >= 16
+        && b.len() <= 40
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b'T'
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16..]
+            .iter()
+            .all(|c| c.is_ascii_digit() || matches!(c, b':' | b'.' | b'+' | b'-' | b'Z'))
 }
 
 /// Words up to which a line that carries `©` is a copyright notice or a picture's credit
@@ -285,7 +319,29 @@ fn is_code(tag: &LocalName) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::uuids;
+    use super::{is_timestamp, uuids};
+
+    #[test]
+    fn timestamps_are_iso_dates_with_their_time() {
+        for t in [
+            "2019-01-21T21:40:59.620",
+            "2019-01-21T21:40",
+            "2020-03-02T08:15:00+01:00",
+            "2024-05-01T00:00:00Z",
+        ] {
+            assert!(is_timestamp(t), "{t}");
+        }
+        for t in [
+            "2019-01-21",
+            "2019-01-21 21:40:59",
+            "2019-01-21T21:40 UTC",
+            "Jan 21, 2019",
+            "2019-01-21T21:4",
+            "",
+        ] {
+            assert!(!is_timestamp(t), "{t}");
+        }
+    }
 
     #[test]
     fn uuids_are_found_wherever_they_stand() {

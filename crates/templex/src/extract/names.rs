@@ -220,6 +220,15 @@ pub(crate) fn fine_print(doc: &Document, id: NodeId) -> bool {
     }) && named(doc, id, FINE, false)
 }
 
+/// Words whose element holds readers' comments when they head or end a class or id.
+const REPLY_NAMES: &[&str] = &["comment"];
+
+/// Whether an element's class or id names readers' comments ([`REPLY_NAMES`] heading or
+/// ending it, plurals included: Vanilla's `CommentsWrap`, `ItemComment`).
+pub(crate) fn names_replies(doc: &Document, id: NodeId) -> bool {
+    named(doc, id, REPLIES, false)
+}
+
 /// Whether an element's class or id names something that is no page's content
 /// ([`NEVER_CONTENT`] heading or ending it; `related` and `subscribe` anywhere in it).
 pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
@@ -415,6 +424,7 @@ const STATE_END: u16 = 64;
 const NEVER: u16 = 128;
 const PRODUCT: u16 = 256;
 const FINE: u16 = 512;
+const REPLIES: u16 = 1024;
 
 /// The hint lists as one table: a class name is looked up a handful of times, not compared
 /// with every hint.
@@ -432,6 +442,7 @@ static LEXICON: std::sync::LazyLock<rustc_hash::FxHashMap<&'static str, u16>> =
             (NEVER_CONTENT, NEVER),
             (PRODUCT_ASIDES, PRODUCT),
             (FINE_PRINT, FINE),
+            (REPLY_NAMES, REPLIES),
         ] {
             for w in list {
                 *m.entry(*w).or_insert(0) |= flag;
@@ -447,7 +458,8 @@ fn word_flags(word: &str, plural: bool) -> u16 {
     let mut f = get(word);
     if plural {
         if let Some(w) = word.strip_suffix('s') {
-            f |= get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE | NEVER | PRODUCT | FINE);
+            f |=
+                get(w) & (NEGATIVE | HEAD | ANYWHERE | POSITIVE | NEVER | PRODUCT | FINE | REPLIES);
         }
     }
     f

@@ -5,6 +5,7 @@ use markup5ever::local_name;
 
 use super::aggregates::{Aggregates, MAJORITY};
 use super::config::ContentConfig;
+use super::names::names_replies;
 use super::verdicts::{is_caption, is_link_cluster, is_table_part};
 use crate::dom::tags::{heading_level, is_block, is_heading, is_list_item, is_media};
 use crate::dom::{Document, NodeData, NodeId, deadline};
@@ -45,6 +46,13 @@ pub(super) fn prune(
             cards[i as usize] = false;
         }
     }
+    let replies = thread_replies(doc, root, agg, config);
+    let in_replies = |id: NodeId| replies.iter().any(|&r| doc.contains(r, id));
+    for &r in &replies {
+        for i in doc.subtree(r) {
+            cards[i as usize] = false;
+        }
+    }
     let is_part = |id: NodeId| parts.contains(&id);
     // Inside a quote (an embedded tweet's attribution line keeps its date).
     let mut quoted = vec![false; doc.len()];
@@ -63,7 +71,7 @@ pub(super) fn prune(
             && !is_table_part(doc, id)
             && !in_records(id))
             || cards[i]
-            || agg.hints[i] < 0
+            || (agg.hints[i] < 0 && !(in_replies(id) && names_replies(doc, id)))
             || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
             && (agg.mass[i] <= 0.0 || agg.prose[i] < MAJORITY * agg.prose[root.index()])
     };
@@ -129,6 +137,42 @@ pub(super) fn prune(
     }
     keep
 }
+
+/// The replies of a thread read with its comments: the outermost parts of `root` named for
+/// comments ([`names_replies`]) that hold a third or more of its prose. Forum software names
+/// its replies so (Vanilla's `CommentsWrap` of `ItemComment`s); a comment box or a post's
+/// few remarks (Stack Exchange's comments under an answer) hold less. Inside them, names
+/// of comments are no boilerplate and cards are posts.
+fn thread_replies(
+    doc: &Document,
+    root: NodeId,
+    agg: &Aggregates,
+    config: &ContentConfig,
+) -> Vec<NodeId> {
+    let mut found = Vec::new();
+    let root_prose = agg.prose[root.index()];
+    if !config.comments || root_prose <= 0.0 {
+        return found;
+    }
+    let mut skip_to = 0;
+    for id in doc.subtree(root).map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
+        let i = id.index();
+        if id.0 < skip_to || id == root || agg.hints[i] >= 0 {
+            continue;
+        }
+        if agg.prose[i] >= REPLIES_SHARE * root_prose && names_replies(doc, id) {
+            found.push(id);
+            skip_to = doc.subtree(id).end;
+        }
+    }
+    found
+}
+
+/// Share of a thread's prose that a part named for comments holds when it is the replies.
+const REPLIES_SHARE: f64 = 1.0 / 3.0;
 
 /// Whether an element is the headline, reported as the title: keeping it in the text would
 /// repeat it. Sites word `<title>`, `og:title` and the `<h1>` a little differently ("Hunter

@@ -1838,6 +1838,33 @@ fn lines_of_machine_identifiers_are_not_content() {
     );
 }
 
+/// A line that is one machine timestamp (Stack Exchange's hidden `<time class=d-none>`)
+/// leaves the content; dates written for readers, a sentence quoting a timestamp and one in
+/// code stay.
+#[test]
+fn lines_of_one_machine_timestamp_are_not_content() {
+    let html = format!(
+        "<html><body><main><h1>Join two files</h1><p>{PROSE}</p>\
+         <div class=user-action-time>answered <span>Jan 21, 2019 at 21:40</span></div>\
+         <div class=reply><div>You at least want to log the error and raise it again, so that the \
+         application still stops where it failed.</div> <time class=d-none>2019-01-21T21:40:59.620</time> \
+         <div>Thanks, I will try that on the server tonight and report back.</div> \
+         <span>2020-03-02T08:15:00+01:00</span></div>\
+         <p>The log starts at 2019-01-21T21:40:59Z and ends an hour later.</p>\
+         <pre>2019-01-22T10:00:00Z</pre><p>{PROSE}</p></main></body></html>"
+    );
+    let text = extracted_text(&html);
+    assert_has(
+        &text,
+        &[
+            "log the error",
+            "starts at 2019-01-21T21:40:59Z",
+            "2019-01-22T10:00:00Z",
+        ],
+        &["2019-01-21T21:40:59.620", "2020-03-02T08:15"],
+    );
+}
+
 /// Modal boxes are never content, whether `<dialog>` or an ARIA dialog (a sign-up box, an
 /// ad disclosure), in the container and in the spread view alike.
 #[test]
@@ -2702,6 +2729,58 @@ fn a_thread_s_posts_headed_by_linked_names_stay() {
         &text,
         &["The council met", "Reply 3: restart", "Reply 6"],
         &[],
+    );
+}
+
+/// A thread's replies named for comments (Vanilla's `CommentsWrap` of `ItemComment`s) are
+/// content when the page is read with its comments and they hold a real share of its prose;
+/// a comment box beside the post, or the page read without comments, leaves them out.
+#[test]
+fn a_thread_s_comment_named_replies_stay() {
+    let replies: String = (1..=4)
+        .map(|i| {
+            format!(
+                "<li class=ItemComment><div class=Comment><p>Reply {i}: we moved the forum to the new host last spring, \
+                 and the categories kept their order once the cache was cleared by hand.</p></div></li>"
+            )
+        })
+        .collect();
+    let page = |replies: &str| {
+        format!(
+            "<html><body><main><h1>Moving a forum</h1><div class=Discussion><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div class=CommentsWrap><h2>Comments</h2><ul class=Comments>{replies}</ul></div>\
+             <div class=CommentForm><p>Leave a comment below.</p></div></main></body></html>"
+        )
+    };
+    let text_with = |html: &str, comments: bool| {
+        let doc = parse_str(html);
+        let config = ContentConfig {
+            comments,
+            ..ContentConfig::default()
+        };
+        let c = page_content(&doc, &config);
+        c.root.map_or(String::new(), |r| {
+            content_text(&doc, r, &|id| c.is_content(id))
+        })
+    };
+    let thread = page(&replies);
+    assert_has(
+        &text_with(&thread, true),
+        &["The council met", "Reply 1: we moved", "Reply 4"],
+        &["Leave a comment"],
+    );
+    assert_has(
+        &text_with(&thread, false),
+        &["The council met"],
+        &["Reply 1"],
+    );
+    // One short remark is no thread's replies: its names still say it is no content.
+    let remark =
+        page("<li class=ItemComment><div class=Comment><p>Thanks, that helped.</p></div></li>");
+    assert_has(
+        &text_with(&remark, true),
+        &["The council met"],
+        &["Thanks, that helped"],
     );
 }
 
