@@ -8,7 +8,7 @@ use super::aggregates::{Aggregates, MAJORITY};
 use super::config::ContentConfig;
 use super::declared::declares_article;
 use super::verdicts::{
-    declares_article_body, is_declared_main, is_link_cluster, is_streamed_segment,
+    declares_article_body, is_declared_main, is_link_cluster, is_main_element, is_streamed_segment,
 };
 use crate::dom::tags::is_heading;
 use crate::dom::{Document, NodeId, deadline};
@@ -120,7 +120,12 @@ pub(super) fn widen(
     let mut parts = vec![root];
     let mut top = root;
     let mut base_mass = agg.mass[root.index()];
-    for _ in 0..EXPAND_LEVELS {
+    // Where the container stood before header levels were climbed past ([`thin_level`]):
+    // they count only when siblings join above them.
+    let mut before_thin: Option<(NodeId, Vec<NodeId>)> = None;
+    let mut thin = 0;
+    let mut levels = 0;
+    while levels < EXPAND_LEVELS {
         if config.expand <= 0.0 || base_mass <= 0.0 {
             break;
         }
@@ -152,8 +157,15 @@ pub(super) fn widen(
             })
             .collect();
         if siblings.is_empty() {
+            if thin < THIN_LEVELS && thin_level(doc, parent, top, agg) {
+                before_thin.get_or_insert_with(|| (top, parts.clone()));
+                thin += 1;
+                top = parent;
+                continue;
+            }
             break;
         }
+        levels += 1;
         // The previous top joins as a whole; so do the qualifying siblings.
         if top != root || parts.len() > 1 {
             parts.retain(|p| !doc.contains(top, *p) || *p == top);
@@ -165,12 +177,51 @@ pub(super) fn widen(
         parts.extend(siblings);
         parts.sort();
         top = parent;
+        before_thin = None;
+    }
+    // Header levels climbed past with nothing joined above them stay out.
+    if let Some((t, p)) = before_thin {
+        top = t;
+        parts = p;
     }
     if top != root {
         join_the_flow(doc, top, &mut parts, agg);
     }
     (top, parts)
 }
+
+/// Header levels [`widen`] climbs past when nothing joins at them.
+const THIN_LEVELS: usize = 3;
+
+/// Whether `parent` adds to `top` only a header: up to [`HEADER_WORDS`] words of headings,
+/// link clusters (breadcrumbs, a button), excluded or wordless elements, and no text of its
+/// own. A category page heads its
+/// intro with its title and breadcrumbs, a level or two below the section that holds the
+/// rest of its text (fleetfeet's "Free Shipping & Returns"). The page's declared main
+/// element and articles are whole: no climbing out of them or into them.
+fn thin_level(doc: &Document, parent: NodeId, top: NodeId, agg: &Aggregates) -> bool {
+    if is_main_element(doc, top) || is_main_element(doc, parent) {
+        return false;
+    }
+    let mut header_words = 0;
+    for c in doc.element_children(parent).filter(|c| *c != top) {
+        let i = c.index();
+        let header = agg.words[i] == 0
+            || agg.excluded[i]
+            || doc.tag(c).is_some_and(|t| is_heading(t))
+            || is_link_cluster(agg.words[i], agg.link_words[i]);
+        if !header {
+            return false;
+        }
+        header_words += agg.words[i];
+    }
+    header_words <= HEADER_WORDS
+        && agg.words[parent.index()] == agg.words[top.index()] + header_words
+}
+
+/// Words up to which what a level adds is a header (a title, a breadcrumb trail, a button),
+/// not a column of its own (a sidebar of teasers, a box of links).
+const HEADER_WORDS: u32 = 16;
 
 /// The paragraphs and headings of `top` between its first and last parts join them: a
 /// story's sections are the content, and so is the short paragraph between two of them,

@@ -2784,6 +2784,32 @@ fn a_thread_s_comment_named_replies_stay() {
     );
 }
 
+/// A category page heads its intro with its title, a button and its breadcrumbs, levels
+/// below the section that holds the rest of its text (fleetfeet's "Free shipping"): the
+/// container climbs past such header levels to join it, not past a column of its own.
+#[test]
+fn the_container_climbs_past_header_levels() {
+    let filters: String = (0..30)
+        .map(|i| format!("<li><a href=/f/{i}>Filter {i}</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><body><div class=site><div class=browse>\
+         <div class=browse-head><ul class=crumbs><li><a href=/>Home</a></li><li><a href=/shoes>Shoes</a></li></ul>\
+         <div class=head-inner><h1>Running shoes</h1><div class=intro><p>{PROSE}</p></div>\
+         <a class=btn href=/shop>Shop all</a></div></div>\
+         <div class=sort><a href=/s/1>Popular now</a> <a href=/s/2>New arrivals</a></div>\
+         <div class=browse-content><h2>Free shipping and returns</h2><p>Every pair ships free, and you \
+         can return a pair within sixty days of the purchase if it does not fit your stride. Our fitters \
+         in every store help you choose the next pair, and they check your gait for free.</p></div>\
+         <nav class=filters><ul>{filters}</ul></nav></div></div></body></html>"
+    );
+    assert_has(
+        &text_of(&html),
+        &["The council met", "Every pair ships free"],
+        &["Filter 3", "Popular now"],
+    );
+}
+
 /// A list item's paragraph is the item's text, not a stand-alone label.
 #[test]
 fn a_list_item_s_paragraph_is_no_label() {
