@@ -107,16 +107,20 @@ const IDENTIFIER_RUN: usize = 2;
 /// "Sponsored" with spans of UUIDs its CSS hides, 115 "words" a line) or what a script
 /// reads. Code blocks keep theirs: a listing of identifiers can be an example.
 ///
-/// A line that is one machine timestamp (ISO 8601 with its `T`: `2019-01-21T21:40:59Z`) goes
-/// too: pages show readers their dates in words or short numbers and keep the timestamp for
-/// scripts, in an element the stylesheet hides (Stack Exchange's `<time class="d-none">`).
+/// A line that is one machine value goes too: a timestamp (ISO 8601 with its `T`:
+/// `2019-01-21T21:40:59Z`) or a picture's address (`https://cdn…/5001_TEE_BONE.jpg`). Pages
+/// show readers their dates in words or short numbers and their pictures as pictures; the
+/// values are kept for scripts, in elements the stylesheet hides (Stack Exchange's
+/// `<time class="d-none">`, a shop's table of thumbnails per colour).
 pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [bool]) {
     for (line, &code) in lines.iter().zip(&lines.code) {
         if code {
             continue;
         }
         if let [one] = line
-            && doc.text(*one).is_some_and(|t| is_timestamp(t.trim()))
+            && doc
+                .text(*one)
+                .is_some_and(|t| is_timestamp(t.trim()) || is_image_address(t.trim()))
         {
             if let Some(k) = keep.get_mut(one.index()) {
                 *k = false;
@@ -146,6 +150,26 @@ pub(crate) fn drop_identifier_lines(doc: &Document, lines: &Lines, keep: &mut [b
             }
         }
     }
+}
+
+/// Whether `s` is one address of a picture: an `http(s)://` or `//` URL without spaces whose
+/// path ends in an image file's extension.
+fn is_image_address(s: &str) -> bool {
+    let Some(rest) = ["https://", "http://", "//"].iter().find_map(|p| {
+        s.get(..p.len())
+            .filter(|h| h.eq_ignore_ascii_case(p))
+            .map(|_| &s[p.len()..])
+    }) else {
+        return false;
+    };
+    if rest.is_empty() || rest.contains(char::is_whitespace) {
+        return false;
+    }
+    let path = rest.split(['?', '#']).next().unwrap_or(rest);
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    ["jpg", "jpeg", "png", "gif", "webp", "avif", "svg"]
+        .iter()
+        .any(|e| ext.eq_ignore_ascii_case(e))
 }
 
 /// Whether `s` is one ISO 8601 date and time (`2019-01-21T21:40:59.620`, a zone or an offset
@@ -319,7 +343,27 @@ fn is_code(tag: &LocalName) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_timestamp, uuids};
+    use super::{is_image_address, is_timestamp, uuids};
+
+    #[test]
+    fn image_addresses_are_urls_of_picture_files() {
+        for t in [
+            "https://cdn11.bigcommerce.com/s-1/images/160x160/5001_TEE_BONE_THUMB_1.jpg",
+            "//img.example.com/a/b.WEBP?v=3",
+            "http://example.com/logo.svg#mark",
+        ] {
+            assert!(is_image_address(t), "{t}");
+        }
+        for t in [
+            "https://example.com/gallery/",
+            "https://example.com/photo.jpg is the one",
+            "photo.jpg",
+            "https://example.com/image.jpg.html",
+            "https://",
+        ] {
+            assert!(!is_image_address(t), "{t}");
+        }
+    }
 
     #[test]
     fn timestamps_are_iso_dates_with_their_time() {

@@ -1838,11 +1838,11 @@ fn lines_of_machine_identifiers_are_not_content() {
     );
 }
 
-/// A line that is one machine timestamp (Stack Exchange's hidden `<time class=d-none>`)
-/// leaves the content; dates written for readers, a sentence quoting a timestamp and one in
-/// code stay.
+/// A line that is one machine value — a timestamp (Stack Exchange's hidden `<time
+/// class=d-none>`), a picture's address — leaves the content; dates written for readers, a
+/// sentence quoting a timestamp or an address, and a timestamp in code stay.
 #[test]
-fn lines_of_one_machine_timestamp_are_not_content() {
+fn lines_of_one_machine_value_are_not_content() {
     let html = format!(
         "<html><body><main><h1>Join two files</h1><p>{PROSE}</p>\
          <div class=user-action-time>answered <span>Jan 21, 2019 at 21:40</span></div>\
@@ -1850,6 +1850,8 @@ fn lines_of_one_machine_timestamp_are_not_content() {
          application still stops where it failed.</div> <time class=d-none>2019-01-21T21:40:59.620</time> \
          <div>Thanks, I will try that on the server tonight and report back.</div> \
          <span>2020-03-02T08:15:00+01:00</span></div>\
+         <dl class=swatches><dt>Bone</dt><dd>https://cdn.example.com/t/5001_BONE_THUMB.jpg</dd></dl>\
+         <p>The photo at https://cdn.example.com/t/5001_BONE.jpg shows the colour in daylight.</p>\
          <p>The log starts at 2019-01-21T21:40:59Z and ends an hour later.</p>\
          <pre>2019-01-22T10:00:00Z</pre><p>{PROSE}</p></main></body></html>"
     );
@@ -1860,8 +1862,9 @@ fn lines_of_one_machine_timestamp_are_not_content() {
             "log the error",
             "starts at 2019-01-21T21:40:59Z",
             "2019-01-22T10:00:00Z",
+            "5001_BONE.jpg shows",
         ],
-        &["2019-01-21T21:40:59.620", "2020-03-02T08:15"],
+        &["2019-01-21T21:40:59.620", "2020-03-02T08:15", "BONE_THUMB"],
     );
 }
 
