@@ -208,7 +208,7 @@ fn thin_level(doc: &Document, parent: NodeId, top: NodeId, agg: &Aggregates) -> 
         let i = c.index();
         let header = agg.words[i] == 0
             || agg.excluded[i]
-            || doc.tag(c).is_some_and(|t| is_heading(t))
+            || doc.tag(c).is_some_and(is_heading)
             || is_link_cluster(agg.words[i], agg.link_words[i]);
         if !header {
             return false;

@@ -290,12 +290,30 @@ const PRODUCT_TYPES: &[&str] = &[
 /// array or of its `@graph`) are products (`https://schema.org/Product` is `Product`), and
 /// how many of those are sold ([`SOLD_ITEM_KEYS`]); none when the text is no JSON.
 fn top_level_products(ld: &str) -> (usize, usize) {
+    let mut products = (0, 0);
+    each_top_level_product(ld, |o| {
+        products.0 += 1;
+        products.1 += usize::from(is_sold(o));
+    });
+    products
+}
+
+/// Whether a product entity is one that is sold ([`SOLD_ITEM_KEYS`]).
+fn is_sold(o: &serde_json::Map<String, serde_json::Value>) -> bool {
+    SOLD_ITEM_KEYS.iter().any(|k| o.contains_key(*k))
+}
+
+/// Calls `f` with each product entity among the top-level entities of one JSON-LD text
+/// (in `@graph`s and arrays, not inside other entities); nothing when it is no JSON.
+fn each_top_level_product(
+    ld: &str,
+    mut f: impl FnMut(&serde_json::Map<String, serde_json::Value>),
+) {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(ld) else {
-        return (0, 0);
+        return;
     };
     let is_product = |t: &serde_json::Value| t.as_str().is_some_and(is_product_type);
     let mut stack = vec![&value];
-    let mut products = (0, 0);
     while let Some(v) = stack.pop() {
         match v {
             serde_json::Value::Array(items) => stack.extend(items),
@@ -308,14 +326,51 @@ fn top_level_products(ld: &str) -> (usize, usize) {
                     Some(t) => is_product(t),
                     None => false,
                 } {
-                    products.0 += 1;
-                    products.1 += usize::from(SOLD_ITEM_KEYS.iter().any(|k| o.contains_key(*k)));
+                    f(o);
                 }
             }
             _ => {}
         }
     }
-    products
+}
+
+/// The description a page's JSON-LD gives its product (a sold one, at the top level), as
+/// text: markup in it removed. The first such, if any.
+pub(crate) fn product_description(doc: &Document) -> Option<String> {
+    let mut found = None;
+    for ld in json_ld(doc) {
+        each_top_level_product(ld, |o| {
+            if found.is_none() && is_sold(o) {
+                found = o
+                    .get("description")
+                    .and_then(serde_json::Value::as_str)
+                    .map(without_markup);
+            }
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
+}
+
+/// `text` without the tags shops write into their JSON-LD descriptions (`<p>`, `<br>`), a
+/// space for each.
+fn without_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Properties of a product that is sold: an offer, an identifier, variants. A `Product`

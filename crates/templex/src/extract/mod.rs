@@ -24,6 +24,7 @@ mod blocks;
 mod config;
 mod container;
 mod declared;
+mod description;
 mod lines;
 mod metadata;
 mod names;
@@ -50,7 +51,10 @@ pub(crate) use config::Content;
 pub use config::ContentConfig;
 #[cfg(feature = "batch")]
 pub(crate) use declared::document_url;
-pub(crate) use declared::{declares_article, declares_discussion, declares_product, page_title};
+pub(crate) use declared::{
+    declares_article, declares_discussion, declares_product, page_title, product_description,
+};
+pub(crate) use description::show_declared_description;
 pub use spread::non_template_mask;
 #[cfg(feature = "batch")]
 pub(crate) use spread::visible_descendants;

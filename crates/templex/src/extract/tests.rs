@@ -2813,6 +2813,39 @@ fn the_container_climbs_past_header_levels() {
     );
 }
 
+/// A shop's product description, which its JSON-LD states, shows where the views leave it
+/// out (a slide-in sheet built as a dialog in an `<aside>`), without the sheet's close
+/// button; a page that already shows it is left as it is, and a page without the JSON-LD
+/// keeps its sheet out.
+#[test]
+fn a_product_s_declared_description_shows() {
+    let description = "A lightweight training tee cut from a breathable cotton blend, with a relaxed \
+                       fit through the chest and a longer back hem that stays put through every lift and sprint.";
+    let ld = format!(
+        r#"<script type="application/ld+json">{{"@context":"https://schema.org","@type":"Product",
+        "name":"Training tee","description":"<p>{description}</p>","sku":"T-1",
+        "offers":{{"@type":"Offer","price":"30"}}}}</script>"#
+    );
+    let page = |head: &str, main_extra: &str| {
+        format!(
+            "<html><head>{head}</head><body><main><h1>Training tee</h1><p>$30.00</p>\
+             <p>Free delivery on orders over fifty pounds, and free returns within thirty days of purchase.</p>{main_extra}\
+             <button>Add to bag</button></main><aside><div role=dialog aria-modal=false class=sheet>\
+             <h2>Description</h2><p>{description}</p><button>Close</button></div></aside></body></html>"
+        )
+    };
+    let text = extracted_text(&page(&ld, ""));
+    assert_has(&text, &["Free delivery", "longer back hem"], &["Close"]);
+    assert_eq!(text.matches("longer back hem").count(), 1, "{text}");
+    let shown = extracted_text(&page(&ld, &format!("<p>{description}</p>")));
+    assert_eq!(shown.matches("longer back hem").count(), 1, "{shown}");
+    assert_has(
+        &extracted_text(&page("", "")),
+        &["Free delivery"],
+        &["longer back hem"],
+    );
+}
+
 /// A list item's paragraph is the item's text, not a stand-alone label.
 #[test]
 fn a_list_item_s_paragraph_is_no_label() {

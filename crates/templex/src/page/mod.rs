@@ -14,8 +14,8 @@ use crate::extract::{
     drop_identifier_lines, drop_link_carousels, drop_never_content, drop_noscript_notices,
     drop_post_chrome, drop_product_asides, drop_repeated_copies, drop_repeated_quotes,
     drop_screen_reader_text, has_kept_text, is_menu, kept_words, opens_with_date,
-    page_content_and_blocks, page_metadata, short_page_content, show_closed, spread_content,
-    url_date,
+    page_content_and_blocks, page_metadata, product_description, short_page_content, show_closed,
+    show_declared_description, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -359,7 +359,12 @@ fn choose_view(
             || *counted.get_or_init(|| doc.body().map_or(0, |b| kept_words(doc, b, |_| true)));
         if product {
             drop_product_asides(doc, &mut content, page_words);
+            if let Some(description) = product_description(doc) {
+                show_declared_description(doc, &mut content, &description);
+            }
         }
+        // (The description may have grown the root.)
+        let root = content.root.unwrap_or(root);
         // An article's disclaimer is its publisher's word in the story (a financial news
         // site's "No investment advice", which the golds keep).
         let article = declares_article(doc);
