@@ -349,33 +349,33 @@ pub(crate) fn show_closed(doc: &Document, content: &mut Content, answers: bool) 
                 && super::verdicts::is_hidden(doc, *id)
         })
         .collect();
+    let mut counts: Option<(Vec<usize>, Vec<usize>)> = None;
+    // The ids the page's controls name (most pages name none).
+    let controlled: rustc_hash::FxHashSet<&str> = doc
+        .elements()
+        .filter_map(|id| doc.element(id)?.attr("aria-controls"))
+        .flat_map(str::split_ascii_whitespace)
+        .collect();
+    show_panels_between(doc, content, root, &controlled, &mut counts);
     if closed.is_empty() {
         return;
     }
-    let mut counts: Option<(Vec<usize>, Vec<usize>)> = None;
     // Panels: only on a page whose controls name one of them.
     let panels: Vec<(NodeId, &str)> = closed
         .iter()
         .filter_map(|id| Some((*id, doc.element(*id)?.attr("id")?)))
         .collect();
-    if !panels.is_empty() {
-        let controlled: rustc_hash::FxHashSet<&str> = doc
-            .elements()
-            .filter_map(|id| doc.element(id)?.attr("aria-controls"))
-            .flat_map(str::split_ascii_whitespace)
+    if panels.iter().any(|(_, i)| controlled.contains(i)) {
+        let (words, link_words) = counts.get_or_insert_with(|| visible_words(doc, root));
+        let shown: Vec<NodeId> = panels
+            .into_iter()
+            .filter(|(id, i)| {
+                let (w, l) = (words[id.index()], link_words[id.index()]);
+                w > 0 && 2 * l < w && controlled.contains(i)
+            })
+            .map(|(id, _)| id)
             .collect();
-        if panels.iter().any(|(_, i)| controlled.contains(i)) {
-            let (words, link_words) = counts.get_or_insert_with(|| visible_words(doc, root));
-            let shown: Vec<NodeId> = panels
-                .into_iter()
-                .filter(|(id, i)| {
-                    let (w, l) = (words[id.index()], link_words[id.index()]);
-                    w > 0 && 2 * l < w && controlled.contains(i)
-                })
-                .map(|(id, _)| id)
-                .collect();
-            show(content, doc, &shown);
-        }
+        show(content, doc, &shown);
     }
     if !answers {
         return;
@@ -407,6 +407,66 @@ pub(crate) fn show_closed(doc: &Document, content: &mut Content, answers: bool) 
                 && before.get(c).copied().is_some_and(question)
         })
         .collect();
+    show(content, doc, &shown);
+}
+
+/// Words from which a closed panel set among the content's text is a part of it.
+const PANEL_WORDS: usize = 20;
+
+/// `content` with the closed panels a control names ([`show_closed`]) that stand inside the
+/// root between kept text but below wrappers the container left out: an accordion's steps,
+/// whose wrappers hold no visible prose and so joined no part (energysage's install guide).
+/// A panel of [`PANEL_WORDS`] or more words, under half in links, shows with the wrappers
+/// that lead to it, not their other children (the accordion's header links).
+fn show_panels_between(
+    doc: &Document,
+    content: &mut Content,
+    root: NodeId,
+    controlled: &rustc_hash::FxHashSet<&str>,
+    counts: &mut Option<(Vec<usize>, Vec<usize>)>,
+) {
+    if controlled.is_empty() {
+        return;
+    }
+    let kept_text = |id: &NodeId| content.is_content(*id) && doc.text(*id).is_some();
+    let (Some(first), Some(last)) = (
+        doc.subtree(root).map(NodeId).find(kept_text),
+        doc.subtree(root).rev().map(NodeId).find(kept_text),
+    ) else {
+        return;
+    };
+    let mut shown = Vec::new();
+    let mut ids = doc.subtree(root);
+    while let Some(id) = ids.next().map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
+        if content.is_content(id)
+            || doc.parent(id).is_none_or(|p| content.is_content(p))
+            || !doc
+                .element(id)
+                .and_then(|e| e.attr("id"))
+                .is_some_and(|i| controlled.contains(i))
+        {
+            continue;
+        }
+        let end = doc.subtree(id).end;
+        if first.0 < id.0 && last.0 >= end && super::verdicts::is_hidden(doc, id) {
+            let (words, link_words) = counts.get_or_insert_with(|| visible_words(doc, root));
+            let (w, l) = (words[id.index()], link_words[id.index()]);
+            if w >= PANEL_WORDS && 2 * l < w {
+                shown.push(id);
+                ids = end..ids.end;
+            }
+        }
+    }
+    for &panel in &shown {
+        let mut up = doc.parent(panel);
+        while let Some(a) = up.filter(|a| !content.is_content(*a) && doc.contains(root, *a)) {
+            content.keep[a.index()] = true;
+            up = doc.parent(a);
+        }
+    }
     show(content, doc, &shown);
 }
 

@@ -2846,6 +2846,35 @@ fn a_product_s_declared_description_shows() {
     );
 }
 
+/// An accordion's closed panels that a control names and that stand between the content's
+/// text show, with the wrappers that lead to them but not the accordion's header links,
+/// even where those wrappers joined no part of the container (energysage's install steps).
+#[test]
+fn closed_panels_between_the_content_s_text_show() {
+    let steps: String = (1..=4)
+        .map(|i| {
+            format!(
+                "<div class=acc-item><div class=acc-head><a role=button href=#s{i} aria-controls=s{i}>Step {i}</a></div>\
+                 <div class=acc-panel id=s{i} style='display:none'><p>In step {i} the installer visits your roof, measures \
+                 the panels' place and checks the wiring, then files the permits the town asks for.</p></div></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><main><h1>Installing solar panels</h1><p>{PROSE}</p>\
+         <div class=accordion><div class=acc-list>{steps}</div></div><p>{PROSE}</p>\
+         <div id=menu hidden><p>A hidden menu of a dozen words that no control on this page names.</p></div>\
+         </main><footer>Contact</footer></body></html>"
+    );
+    let text =
+        crate::page::PageContent::main_content(parse_str(&html), &ContentConfig::default()).text();
+    assert_has(
+        &text,
+        &["In step 1 the installer", "In step 4 the installer"],
+        &["Step 2\n", "A hidden menu"],
+    );
+}
+
 /// A list item's paragraph is the item's text, not a stand-alone label.
 #[test]
 fn a_list_item_s_paragraph_is_no_label() {
