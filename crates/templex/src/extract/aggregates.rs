@@ -7,7 +7,8 @@ use super::blocks::{Block, BlockKind, segment_blocks};
 use super::config::ContentConfig;
 use super::names::{NameHints, components_hold_page};
 use super::verdicts::{
-    chrome_by_tag, is_comment_section, is_control, is_hidden, is_main_element, mark_sign_in_boxes,
+    chrome_by_tag, hidden_at_every_width, is_comment_section, is_control, is_hidden,
+    is_main_element, mark_sign_in_boxes,
 };
 use crate::dom::tags::is_media;
 use crate::dom::{Document, NodeId, deadline};
@@ -240,6 +241,7 @@ impl Aggregates {
             let revealed = w > shown && 2 * w > hidden && 2 * l < w && !sign_in[id.index()];
             excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
                 || is_control(doc, id)
+                || hidden_at_every_width(doc, id)
                 || (is_hidden_el[id.index()] && !revealed)
                 || chrome_tag[id.index()]
                 || filler[id.index()]

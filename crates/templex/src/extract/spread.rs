@@ -7,7 +7,7 @@ use markup5ever::local_name;
 use super::aggregates::MAJORITY;
 use super::blocks::{Block, BlockKind};
 use super::config::Content;
-use super::verdicts::{chrome_by_tag, is_control, is_declared_main};
+use super::verdicts::{chrome_by_tag, hidden_at_every_width, is_control, is_declared_main};
 use crate::dom::{Document, NodeId, deadline};
 
 /// The descendants of `root` that a reader sees ([`Document::visible_descendants`]).
@@ -50,6 +50,7 @@ pub(crate) fn spread_content(
     let excluded = excluded_below(doc, body, |id| {
         is_decoration(doc, id)
             || is_control(doc, id)
+            || hidden_at_every_width(doc, id)
             || chrome_tag[id.index()]
             || is_side_form(doc, id, page_words)
             || (!comments && super::verdicts::is_comment_section(doc, id))

@@ -2875,6 +2875,33 @@ fn closed_panels_between_the_content_s_text_show() {
     );
 }
 
+/// Sections a CSS framework hides at every screen width (an Elementor section retired on
+/// desktop, tablet and mobile alike) are no content; one hidden on one width only is a
+/// layout's copy and stays.
+#[test]
+fn sections_hidden_at_every_width_are_not_content() {
+    let retired = |classes: &str, i: usize| {
+        format!(
+            "<section class='elementor-section {classes}'><h2>Course {i}</h2><p>Course {i} met on Mondays \
+             in the old library, where a retired teacher led the class through a reading list of novels.</p></section>"
+        )
+    };
+    let html = format!(
+        "<html><body><main><h1>Adult courses</h1><p>{PROSE}</p>{}{}{}<p>{PROSE}</p></main></body></html>",
+        retired(
+            "elementor-hidden-desktop elementor-hidden-tablet elementor-hidden-mobile",
+            1
+        ),
+        retired("hidden-xs hidden-sm hidden-md hidden-lg", 2),
+        retired("elementor-hidden-mobile", 3),
+    );
+    assert_has(
+        &extracted_text(&html),
+        &["The council met", "Course 3 met"],
+        &["Course 1 met", "Course 2 met"],
+    );
+}
+
 /// A list item's paragraph is the item's text, not a stand-alone label.
 #[test]
 fn a_list_item_s_paragraph_is_no_label() {

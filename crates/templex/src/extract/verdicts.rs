@@ -75,6 +75,30 @@ pub(super) fn is_control(doc: &Document, id: NodeId) -> bool {
     })
 }
 
+/// Whether a CSS framework's classes hide an element at every screen width: Elementor's
+/// `elementor-hidden-desktop`, `-tablet` and `-mobile` together, Bootstrap 3's `hidden-xs`,
+/// `-sm`, `-md` and `-lg`, Bulma's `is-hidden-mobile` and `is-hidden-tablet`. A page
+/// builder leaves sections so when an editor retires them: no reader sees them and no
+/// script shows them (a school's retired course descriptions). One width's class is a
+/// layout's choice, and the other layout's copy is the same text: not these.
+pub(super) fn hidden_at_every_width(doc: &Document, id: NodeId) -> bool {
+    let Some(class) = doc.element(id).and_then(|e| e.attr("class")) else {
+        return false;
+    };
+    // Most classes name no hiding: split only those that do.
+    if !class.contains("hidden") {
+        return false;
+    }
+    let has = |name: &str| class.split_ascii_whitespace().any(|c| c == name);
+    let all = |names: &[&str]| names.iter().all(|n| has(n));
+    all(&[
+        "elementor-hidden-desktop",
+        "elementor-hidden-tablet",
+        "elementor-hidden-mobile",
+    ]) || all(&["hidden-xs", "hidden-sm", "hidden-md", "hidden-lg"])
+        || all(&["is-hidden-mobile", "is-hidden-tablet"])
+}
+
 /// Elements hidden until something shows them: `hidden`, `aria-hidden`, `display:none`,
 /// `visibility:hidden`.
 pub(super) fn is_hidden(doc: &Document, id: NodeId) -> bool {
