@@ -116,8 +116,14 @@ pub(crate) fn drop_repeated_copies(doc: &Document, lines: &Lines, keep: &mut [bo
     let mut seen = rustc_hash::FxHashMap::<u64, Option<NodeId>>::default();
     let mut total = 0u64;
     let mut measured: Vec<(u32, bool)> = Vec::with_capacity(lines.lines.len());
+    let panels = tab_panels(doc);
     for (line, &block) in lines.iter().zip(&lines.block) {
-        let (mut words, mut hash) = (0u32, 0u64);
+        // A tab panel's lines are its own: a reader opens one tab at a time (a quickstart's
+        // steps, told again for each language).
+        let (mut words, mut hash) = (
+            0u32,
+            panels.as_ref().map_or(0, |p| u64::from(p[block.index()])),
+        );
         for &id in line {
             words += doc.text(id).map_or(0, |t| fold_words(t, &mut hash));
         }
@@ -167,6 +173,29 @@ pub(crate) fn drop_repeated_copies(doc: &Document, lines: &Lines, keep: &mut [bo
             }
         }
     }
+}
+
+/// For each node, the tab panel (`role="tabpanel"`) it stands in, the innermost, as its id
+/// plus one (0: none); `None` on a page without tab panels, most pages.
+fn tab_panels(doc: &Document) -> Option<Vec<u32>> {
+    let is_panel = |id: NodeId| {
+        doc.element(id)
+            .and_then(|e| e.attr("role"))
+            .is_some_and(|r| r.eq_ignore_ascii_case("tabpanel"))
+    };
+    let first = doc.elements().find(|id| is_panel(*id))?;
+    let mut panel = vec![0u32; doc.len()];
+    for id in (first.0..doc.len() as u32).map(NodeId) {
+        if deadline::due(id.index()) {
+            break;
+        }
+        panel[id.index()] = if is_panel(id) {
+            id.0 + 1
+        } else {
+            doc.parent(id).map_or(0, |p| panel[p.index()])
+        };
+    }
+    Some(panel)
 }
 
 /// Folds the words of `text` ([`scan_words`]), lower-cased and each ended by a mark ("ab c"

@@ -2902,6 +2902,33 @@ fn sections_hidden_at_every_width_are_not_content() {
     );
 }
 
+/// Tab panels that tell the same steps for each language are no copies of each other: a
+/// reader opens one tab at a time, and each keeps its lines.
+#[test]
+fn tab_panels_are_no_copies() {
+    let panel = |lang: &str| {
+        format!(
+            "<div role=tabpanel id=tab-{lang}><h3>{lang}</h3>\
+             <p>Install the helper library for your language with its package manager first.</p>\
+             <p>Create a file for the code and paste the example below into it as it stands.</p>\
+             <p>Replace the account number and the token with the values from your console.</p>\
+             <pre>run {lang} send.{lang}</pre></div>"
+        )
+    };
+    let html = format!(
+        "<html><body><main><h1>Send a message</h1><p>{PROSE}</p>{}{}{}</main></body></html>",
+        panel("python"),
+        panel("node"),
+        panel("ruby"),
+    );
+    let text = extracted_text(&html);
+    assert_eq!(
+        text.matches("Replace the account number").count(),
+        3,
+        "{text}"
+    );
+}
+
 /// A list item's paragraph is the item's text, not a stand-alone label.
 #[test]
 fn a_list_item_s_paragraph_is_no_label() {
