@@ -241,11 +241,12 @@ impl Aggregates {
             let revealed = w > shown && 2 * w > hidden && 2 * l < w && !sign_in[id.index()];
             excluded[id.index()] = parent.is_some_and(|p| excluded[p.index()])
                 || is_control(doc, id)
-                || hidden_at_every_width(doc, id)
                 || (is_hidden_el[id.index()] && !revealed)
                 || chrome_tag[id.index()]
                 || filler[id.index()]
-                || (!config.comments && is_comment_section(doc, id));
+                || (!config.comments && is_comment_section(doc, id))
+                // (An element without text hides nothing: most elements, not asked.)
+                || (w > 0 && hidden_at_every_width(doc, id));
             // Elements without text are neither candidates nor dropped, and hold no
             // candidate whose penalty they could pass on: their names do not matter.
             if words[id.index()] > 0 {

@@ -116,14 +116,11 @@ pub(crate) fn drop_repeated_copies(doc: &Document, lines: &Lines, keep: &mut [bo
     let mut seen = rustc_hash::FxHashMap::<u64, Option<NodeId>>::default();
     let mut total = 0u64;
     let mut measured: Vec<(u32, bool)> = Vec::with_capacity(lines.lines.len());
-    let panels = tab_panels(doc);
+    let mut panels = TabPanels::default();
     for (line, &block) in lines.iter().zip(&lines.block) {
         // A tab panel's lines are its own: a reader opens one tab at a time (a quickstart's
         // steps, told again for each language).
-        let (mut words, mut hash) = (
-            0u32,
-            panels.as_ref().map_or(0, |p| u64::from(p[block.index()])),
-        );
+        let (mut words, mut hash) = (0u32, u64::from(panels.of(doc, block)));
         for &id in line {
             words += doc.text(id).map_or(0, |t| fold_words(t, &mut hash));
         }
@@ -175,27 +172,37 @@ pub(crate) fn drop_repeated_copies(doc: &Document, lines: &Lines, keep: &mut [bo
     }
 }
 
-/// For each node, the tab panel (`role="tabpanel"`) it stands in, the innermost, as its id
-/// plus one (0: none); `None` on a page without tab panels, most pages.
-fn tab_panels(doc: &Document) -> Option<Vec<u32>> {
-    let is_panel = |id: NodeId| {
-        doc.element(id)
-            .and_then(|e| e.attr("role"))
-            .is_some_and(|r| r.eq_ignore_ascii_case("tabpanel"))
-    };
-    let first = doc.elements().find(|id| is_panel(*id))?;
-    let mut panel = vec![0u32; doc.len()];
-    for id in (first.0..doc.len() as u32).map(NodeId) {
-        if deadline::due(id.index()) {
-            break;
-        }
-        panel[id.index()] = if is_panel(id) {
-            id.0 + 1
-        } else {
-            doc.parent(id).map_or(0, |p| panel[p.index()])
+/// The tab panel (`role="tabpanel"`) each element stands in, the innermost, as its id plus
+/// one (0: none), found by walking up from it and remembered for every element walked: the
+/// lines' blocks share their ancestors, so each is looked at once.
+#[derive(Default)]
+struct TabPanels(rustc_hash::FxHashMap<NodeId, u32>);
+
+impl TabPanels {
+    fn of(&mut self, doc: &Document, id: NodeId) -> u32 {
+        let mut walked = Vec::new();
+        let mut at = Some(id);
+        let found = loop {
+            let Some(node) = at else { break 0 };
+            if let Some(&p) = self.0.get(&node) {
+                break p;
+            }
+            let panel = doc
+                .element(node)
+                .and_then(|e| e.attr("role"))
+                .is_some_and(|r| r.eq_ignore_ascii_case("tabpanel"));
+            if panel {
+                self.0.insert(node, node.0 + 1);
+                break node.0 + 1;
+            }
+            walked.push(node);
+            at = doc.parent(node);
         };
+        for node in walked {
+            self.0.insert(node, found);
+        }
+        found
     }
-    Some(panel)
 }
 
 /// Folds the words of `text` ([`scan_words`]), lower-cased and each ended by a mark ("ab c"

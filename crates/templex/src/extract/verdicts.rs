@@ -85,8 +85,11 @@ pub(super) fn hidden_at_every_width(doc: &Document, id: NodeId) -> bool {
     let Some(class) = doc.element(id).and_then(|e| e.attr("class")) else {
         return false;
     };
-    // Most classes name no hiding: split only those that do.
-    if !class.contains("hidden") {
+    // Most classes name no hiding: split only those that do (every element asks: the
+    // searcher is built once).
+    static HIDDEN: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("hidden"));
+    if HIDDEN.find(class.as_bytes()).is_none() {
         return false;
     }
     let has = |name: &str| class.split_ascii_whitespace().any(|c| c == name);
