@@ -75,26 +75,12 @@ pub(super) fn prune(
             || doc.tag(id).is_some_and(|t| *t == local_name!("form")))
             && (agg.mass[i] <= 0.0 || agg.prose[i] < MAJORITY * agg.prose[root.index()])
     };
-    // A list of links that a kept paragraph introduces ("Here are some of the courses
-    // Google offers:") is what the paragraph promises, not a menu.
-    let introduced_links = |id: NodeId, keep: &[bool]| {
-        doc.tag(id)
-            .is_some_and(|t| matches!(*t, local_name!("ul") | local_name!("ol")))
-            && prev_element_sibling(doc, id).is_some_and(|p| {
-                keep[p.index()]
-                    && doc.tag(p).is_some_and(|t| *t == local_name!("p"))
-                    && agg.words[p.index()] >= INTRO_WORDS
-                    && doc.visible_text(p).trim_end().ends_with([':', '：'])
-            })
-    };
     let mut keep = vec![false; doc.len()];
     // The structural filters (link clusters, teasers, boilerplate names, forms) may not
     // empty the content: when they would, the container is all the page has — a link-heavy
     // post, a page of dialogs — and only the sure filters apply.
     let mut structural = sure;
     loop {
-        // Where the list a paragraph introduces ends.
-        let mut introduced_to = 0;
         for id in doc.subtree(root).map(NodeId) {
             if deadline::due(id.index()) {
                 break;
@@ -103,19 +89,13 @@ pub(super) fn prune(
             if agg.excluded[i] && !is_part(id) {
                 continue;
             }
-            let introduced = id.0 >= introduced_to && introduced_links(id, &keep);
-            // (Beside the container's parts, the list follows the paragraph that joined
-            // them.)
             let parent_ok = id == root
                 || is_part(id)
-                || (doc.parent(id).is_some_and(|p| {
-                    keep[p.index()] && (p != root || parts == [root] || introduced)
-                }));
+                || (doc
+                    .parent(id)
+                    .is_some_and(|p| keep[p.index()] && (p != root || parts == [root])));
             if !parent_ok {
                 continue;
-            }
-            if introduced {
-                introduced_to = doc.subtree(id).end;
             }
             // Inline captions and credits (`<span class="caption">` inside a paragraph) have
             // no block of their own: they go by their name alone.
@@ -129,9 +109,7 @@ pub(super) fn prune(
                     && id != root
                     && doc.element(id).is_some()
                     && agg.words[i] > 0
-                    && ((structural
-                        && is_noise(id)
-                        && !(id.0 < introduced_to && !cards[i] && agg.hints[i] >= 0))
+                    && ((structural && is_noise(id))
                         || (sure
                             && ((config.drop_labels
                                 && (is_label(doc, id, agg.words[i], agg.punct[i])
@@ -158,27 +136,6 @@ pub(super) fn prune(
         keep.iter_mut().for_each(|k| *k = false);
     }
     keep
-}
-
-/// Words from which a paragraph ending in a colon introduces the list after it.
-const INTRO_WORDS: u32 = 8;
-
-/// The element before `id` among its parent's children, if any: found from the node just
-/// before `id`, which is that element or inside it (text between them is passed over).
-fn prev_element_sibling(doc: &Document, id: NodeId) -> Option<NodeId> {
-    let parent = doc.parent(id)?;
-    let mut at = id.0.checked_sub(1)?;
-    while at > parent.0 {
-        let mut node = NodeId(at);
-        while let Some(p) = doc.parent(node).filter(|p| *p != parent) {
-            node = p;
-        }
-        if doc.element(node).is_some() {
-            return Some(node);
-        }
-        at = node.0.checked_sub(1)?;
-    }
-    None
 }
 
 /// The replies of a thread read with its comments: the outermost parts of `root` named for

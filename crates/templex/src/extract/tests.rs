@@ -2929,30 +2929,6 @@ fn tab_panels_are_no_copies() {
     );
 }
 
-/// A list of links that a kept paragraph introduces, ending in a colon, is what the
-/// paragraph promises and stays; the same list after a paragraph that promises nothing is
-/// a menu.
-#[test]
-fn a_list_of_links_a_paragraph_introduces_stays() {
-    let courses = |from: usize| -> String {
-        (from..from + 5)
-            .map(|i| format!("<li><a href=/course/{i}>Data analysis course number {i}</a></li>"))
-            .collect()
-    };
-    let html = format!(
-        "<html><body><main><h1>Free courses</h1><p>{PROSE}</p>\
-         <p>Here are some examples of the courses that Google offers on the platform:</p><ul>{}</ul>\
-         <p>{PROSE}</p><ul>{}</ul></main></body></html>",
-        courses(1),
-        courses(11),
-    );
-    assert_has(
-        &extracted_text(&html),
-        &["course number 1\n", "course number 5"],
-        &["course number 11", "course number 15"],
-    );
-}
-
 /// A list item's paragraph is the item's text, not a stand-alone label.
 #[test]
 fn a_list_item_s_paragraph_is_no_label() {
