@@ -335,7 +335,9 @@ const ANSWER_WORDS: usize = 5;
 /// closed element of [`ANSWER_WORDS`] or more words, no control or form, right after a kept
 /// element of at most [`QUESTION_WORDS`] words that ends in a question mark). The
 /// container, which leaves hidden elements out, would keep the questions without their
-/// answers. On most pages nothing is closed, and nothing more is looked at.
+/// answers. Panels a control names that stand deeper, below wrappers the container left
+/// out, show too (`show_panels_between`). The ids the page's controls name are gathered once;
+/// on most pages no control names one and nothing is closed, and nothing more is looked at.
 ///
 /// [`is_hidden`]: super::verdicts::is_hidden
 pub(crate) fn show_closed(doc: &Document, content: &mut Content, answers: bool) {
