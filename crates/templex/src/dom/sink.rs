@@ -235,6 +235,7 @@ impl Tree {
             encoding_source: EncodingSource::Detected,
             noscript_shown: false,
             json_ld: std::sync::OnceLock::new(),
+            text_words: Default::default(),
         }
     }
 

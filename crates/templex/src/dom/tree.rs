@@ -158,6 +158,20 @@ pub struct Document {
     /// parse (which keeps them in it), read from the tree when first asked for — once, however
     /// often the page's declarations are read.
     pub(crate) json_ld: std::sync::OnceLock<Vec<String>>,
+    /// Each text node's words as page-level extraction counts them, counted when first
+    /// asked for: several of its steps weigh the same text (`extract::blocks::node_words`).
+    pub(crate) text_words: WordCache,
+}
+
+/// Per-node counts filled in when first asked for (see `Document::text_words`); a clone
+/// starts empty.
+#[derive(Debug, Default)]
+pub(crate) struct WordCache(pub(crate) std::sync::OnceLock<Box<[std::sync::atomic::AtomicU32]>>);
+
+impl Clone for WordCache {
+    fn clone(&self) -> Self {
+        WordCache::default()
+    }
 }
 
 impl Document {

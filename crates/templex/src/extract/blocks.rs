@@ -177,6 +177,36 @@ pub(crate) fn text_words(text: &str) -> usize {
     total
 }
 
+/// [`text_words`] of text node `id` (zero for other nodes), counted once per page: the
+/// views weigh the same visible text several times (the body's words, the container's, the
+/// spread view's), and on daniel-dev's pages counting words was a tenth of extraction. Only
+/// nodes asked for are counted: most of a page's text is never weighed (hidden, in `<head>`).
+pub(crate) fn node_words(doc: &Document, id: NodeId) -> usize {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    const UNCOUNTED: u32 = u32::MAX;
+    let Some(t) = doc.text(id) else {
+        return 0;
+    };
+    let cache = doc
+        .text_words
+        .0
+        .get_or_init(|| (0..doc.len()).map(|_| AtomicU32::new(UNCOUNTED)).collect());
+    let Some(slot) = cache.get(id.index()) else {
+        return text_words(t);
+    };
+    match slot.load(Ordering::Relaxed) {
+        UNCOUNTED => {
+            let n = text_words(t);
+            // (A count past u32 is not cached: it would read as uncounted.)
+            if let Ok(k) = u32::try_from(n) {
+                slot.store(k, Ordering::Relaxed);
+            }
+            n
+        }
+        k => k as usize,
+    }
+}
+
 /// Segment `root`'s subtree into text blocks, in document order.
 pub(crate) fn segment_blocks(doc: &Document, root: NodeId) -> Vec<Block> {
     let mut out = Vec::new();

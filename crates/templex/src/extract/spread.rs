@@ -526,8 +526,8 @@ fn visible_words(doc: &Document, root: NodeId) -> (Vec<usize>, Vec<usize>) {
         visible[i] = true;
         in_link[i] = doc.tag(id).is_some_and(|t| *t == local_name!("a"))
             || doc.parent(id).is_some_and(|p| in_link[p.index()]);
-        if let Some(t) = doc.text(id) {
-            words[i] = super::blocks::text_words(t);
+        if doc.text(id).is_some() {
+            words[i] = super::blocks::node_words(doc, id);
             if in_link[i] {
                 link_words[i] = words[i];
             }
@@ -613,8 +613,7 @@ pub(super) fn is_side_form(doc: &Document, id: NodeId, page_words: usize) -> boo
 pub(crate) fn kept_words(doc: &Document, root: NodeId, keep: impl Fn(NodeId) -> bool) -> usize {
     visible_descendants(doc, root)
         .filter(|id| keep(*id))
-        .filter_map(|id| doc.text(id))
-        .map(super::blocks::text_words)
+        .map(|id| super::blocks::node_words(doc, id))
         .sum()
 }
 
