@@ -13,7 +13,7 @@ use crate::extract::{
     drop_beyond_main, drop_copyright_lines, drop_fine_print, drop_hidden_link_lists,
     drop_identifier_lines, drop_link_carousels, drop_never_content, drop_noscript_notices,
     drop_post_chrome, drop_product_asides, drop_repeated_copies, drop_repeated_quotes,
-    drop_screen_reader_text, has_kept_text, is_menu, kept_words, opens_with_date,
+    drop_screen_reader_text, drop_user_cards, has_kept_text, is_menu, kept_words, opens_with_date,
     page_content_and_blocks, page_metadata, product_description, short_page_content, show_closed,
     show_declared_description, spread_content, url_date,
 };
@@ -389,6 +389,9 @@ fn choose_view(
             if thread {
                 drop_post_chrome(doc, &lines, &mut content.keep);
             }
+        }
+        if thread {
+            drop_user_cards(doc, &mut content);
         }
     }
     let empty = || {
@@ -1078,6 +1081,61 @@ mod tests {
         let other = text(&page(""));
         assert!(
             other.contains("Reply With Quote") && other.contains("Post 5:"),
+            "{other}"
+        );
+    }
+
+    /// A thread's posters' cards, description lists of short terms and values that recur
+    /// in shape once per post, are no content, values and all; a post's own glossary, of
+    /// its own shape, stays, and so do the cards of a page that declares no discussion.
+    #[test]
+    fn a_thread_s_user_cards_are_no_content() {
+        let card = |user: &str, posts: usize, town: &str| {
+            format!(
+                "<dl class=pairs><dt>Messages</dt><dd>{posts}</dd><dt>Location</dt><dd>{town}</dd></dl>\
+                 <p class=name>{user}</p>"
+            )
+        };
+        let post = |n: usize, user: &str, posts: usize, town: &str| {
+            format!(
+                "<article class=post>{}<p>Post {n}: check whether a scheduled firmware update \
+                 runs at nine, which is the usual reason and the logs would not show it.</p></article>",
+                card(user, posts, town)
+            )
+        };
+        // A post's own glossary, inside its text.
+        let glossary = "<p>Two words first, as my provider uses them:</p>\
+             <dl class=terms><dt>WAN</dt><dd>the line to the provider</dd></dl>";
+        let posts = format!(
+            "{}{}{}{}",
+            post(0, "ana", 23243, "Kent")
+                .replace("</p></article>", &format!("</p>{glossary}</article>")),
+            post(1, "bo", 5_089, "Lyon (Rhône)"),
+            post(2, "cy", 12, "Oslo"),
+            post(3, "dee", 710, "Porto"),
+        );
+        let page = |head: &str| {
+            format!("<html><head>{head}</head><body><div id=thread>{posts}</div></body></html>")
+        };
+        let text = |html: &str| {
+            let doc = crate::dom::parse_str(html);
+            let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
+                vec![false; doc.len()]
+            });
+            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+        };
+        let thread = text(&page(
+            "<link rel=canonical href='https://forum.example/threads/router-drops.115684/'>",
+        ));
+        for kept in ["Post 0:", "Post 3:", "WAN", "the line to the provider"] {
+            assert!(thread.contains(kept), "{kept}: {thread}");
+        }
+        for gone in ["23243", "23,243", "Kent", "Lyon", "Porto", "Messages"] {
+            assert!(!thread.contains(gone), "{gone}: {thread}");
+        }
+        let other = text(&page(""));
+        assert!(
+            other.contains("Kent") && other.contains("Post 3:"),
             "{other}"
         );
     }
