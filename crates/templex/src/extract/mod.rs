@@ -64,7 +64,7 @@ pub(crate) use spread::{
     drop_never_content, drop_noscript_notices, drop_product_asides, drop_screen_reader_text,
     kept_words, show_closed, spread_content,
 };
-pub(crate) use thread::drop_user_cards;
+pub(crate) use thread::{drop_guest_prompts, drop_user_cards};
 
 use aggregates::Aggregates;
 use container::{

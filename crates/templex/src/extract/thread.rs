@@ -126,3 +126,155 @@ fn card_shape(doc: &Document, dl: NodeId) -> Option<String> {
     }
     (values > 0).then_some(shape)
 }
+
+/// Words up to which a box around a link to sign in or register is a prompt to guests
+/// ("You must log in to answer this question.", "Create an account or sign in to comment").
+const PROMPT_WORDS: usize = 40;
+
+/// Words from which a part of a box beside a guest prompt is a sentence of the page's own
+/// (a short post), which the prompt's box stops below.
+const PROMPT_SENTENCE: usize = 10;
+
+/// Levels a prompt's box climbs at most from its link, through wrappers without words.
+const PROMPT_LEVELS: usize = 12;
+
+/// Drops from `content` a thread's prompts to guests: around each kept link or form whose
+/// address signs in or registers ([`signs_in`]), the largest box of up to [`PROMPT_WORDS`]
+/// kept words with no sentence of [`PROMPT_SENTENCE`] words beside it. Forums ask guests to join below every thread, and Stack Exchange under each
+/// question and answer; a thread's golds never keep it. The address, not the words, tells
+/// the prompt, in any language; a post that mentions registering without linking to it
+/// stays.
+pub(crate) fn drop_guest_prompts(doc: &Document, content: &mut Content) {
+    let Some(root) = content.root else { return };
+    let address = |id: NodeId| {
+        doc.element(id).and_then(|e| {
+            if e.is(&local_name!("a")) {
+                e.attr("href")
+            } else if e.is(&local_name!("form")) {
+                e.attr("action")
+            } else {
+                None
+            }
+        })
+    };
+    let prompts: Vec<NodeId> = doc
+        .descendants(root)
+        .filter(|&id| content.is_content(id) && address(id).is_some_and(signs_in))
+        .collect();
+    if prompts.is_empty() {
+        return;
+    }
+    // Kept words under each node, children first.
+    let mut words = vec![0usize; doc.len()];
+    for id in doc.subtree(root).rev().map(NodeId) {
+        if deadline::due(id.index()) {
+            return;
+        }
+        if content.is_content(id) {
+            words[id.index()] += super::blocks::node_words(doc, id);
+        }
+        if id != root
+            && let Some(p) = doc.parent(id)
+        {
+            words[p.index()] += words[id.index()];
+        }
+    }
+    let mut dropped = vec![false; doc.len()];
+    for link in prompts {
+        let mut top = link;
+        for _ in 0..PROMPT_LEVELS {
+            let Some(p) = doc.parent(top).filter(|&p| p != root) else {
+                break;
+            };
+            // A sentence beside the prompt is the box's own text: a short post that
+            // carries an advertisement's "Members don't see this ad" stays.
+            let beside = doc
+                .children(p)
+                .any(|c| c != top && words[c.index()] >= PROMPT_SENTENCE);
+            if dropped[p.index()] || words[p.index()] > PROMPT_WORDS || beside {
+                break;
+            }
+            top = p;
+        }
+        if words[top.index()] > PROMPT_WORDS || dropped[top.index()] {
+            continue;
+        }
+        dropped[top.index()] = true;
+        for d in doc.subtree(top) {
+            if let Some(k) = content.keep.get_mut(d as usize) {
+                *k = false;
+            }
+        }
+    }
+}
+
+/// Whether an address signs in or registers: a word of its path or query (split at
+/// anything not a letter or digit) is `login`, `signin`, `signup`, `register`,
+/// `registration`, or `sign` followed by `in` or `up`, or `log` by `in` (ASCII case ignored).
+/// The host is left out: a site's `login.example.com` serves its other pages too.
+pub(crate) fn signs_in(href: &str) -> bool {
+    let href = href.trim();
+    // After the scheme and host, if the address has them.
+    let rest = match href.find("//") {
+        Some(i)
+            if href[..i]
+                .bytes()
+                .all(|b| b.is_ascii_alphabetic() || b == b':') =>
+        {
+            let after = &href[i + 2..];
+            after.find('/').map_or("", |j| &after[j..])
+        }
+        _ => href,
+    };
+    let mut previous = "";
+    for word in rest
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let is = |w: &str| word.eq_ignore_ascii_case(w);
+        let after = |w: &str| previous.eq_ignore_ascii_case(w);
+        if is("login")
+            || is("signin")
+            || is("signup")
+            || is("register")
+            || is("registration")
+            || ((is("in") || is("up")) && after("sign"))
+            || (is("in") && after("log"))
+        {
+            return true;
+        }
+        previous = word;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signs_in;
+
+    #[test]
+    fn addresses_that_sign_in_or_register() {
+        for yes in [
+            "/login",
+            "/login/register",
+            "https://forum.example/users/signup?ssrc=anon_ask",
+            "/index.php?action=login",
+            "ucp.php?mode=register",
+            "/account/sign-in?return=/t/1",
+            "/Log_In",
+            "https://example.com/registration/",
+        ] {
+            assert!(signs_in(yes), "{yes}");
+        }
+        for no in [
+            "https://login.example.com/threads/1",
+            "/threads/how-to-sign-a-pdf.12/",
+            "/blog/logistics",
+            "/signature-in-outlook",
+            "#",
+            "",
+        ] {
+            assert!(!signs_in(no), "{no}");
+        }
+    }
+}

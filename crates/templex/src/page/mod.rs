@@ -10,12 +10,12 @@ use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse
 use crate::extract::{
     Block, Content, ContentConfig, DATED_WORDS, Lines, Metadata, Rest, content_html,
     content_markdown, content_text, declares_article, declares_discussion, declares_product,
-    drop_beyond_main, drop_copyright_lines, drop_fine_print, drop_hidden_link_lists,
-    drop_identifier_lines, drop_link_carousels, drop_never_content, drop_noscript_notices,
-    drop_post_chrome, drop_product_asides, drop_repeated_copies, drop_repeated_quotes,
-    drop_screen_reader_text, drop_user_cards, has_kept_text, is_menu, kept_words, opens_with_date,
-    page_content_and_blocks, page_metadata, product_description, short_page_content, show_closed,
-    show_declared_description, spread_content, url_date,
+    drop_beyond_main, drop_copyright_lines, drop_fine_print, drop_guest_prompts,
+    drop_hidden_link_lists, drop_identifier_lines, drop_link_carousels, drop_never_content,
+    drop_noscript_notices, drop_post_chrome, drop_product_asides, drop_repeated_copies,
+    drop_repeated_quotes, drop_screen_reader_text, drop_user_cards, has_kept_text, is_menu,
+    kept_words, opens_with_date, page_content_and_blocks, page_metadata, product_description,
+    short_page_content, show_closed, show_declared_description, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -392,6 +392,7 @@ fn choose_view(
         }
         if thread {
             drop_user_cards(doc, &mut content);
+            drop_guest_prompts(doc, &mut content);
         }
     }
     let empty = || {
@@ -1136,6 +1137,54 @@ mod tests {
         let other = text(&page(""));
         assert!(
             other.contains("Kent") && other.contains("Post 3:"),
+            "{other}"
+        );
+    }
+
+    /// A thread's prompts to guests, boxes around a link to sign in or register, are no
+    /// content; a short post beside such a link keeps its text, and a page that declares
+    /// no discussion keeps its prompts.
+    #[test]
+    fn a_thread_s_guest_prompts_are_no_content() {
+        let post = |n: usize| {
+            format!(
+                "<article class=post><p>Post {n}: check whether a scheduled firmware update \
+                 runs at nine, which is the usual reason and the logs would not show it.</p></article>"
+            )
+        };
+        let short = "<article class=post><div class=ad>Advertisement - <a href=/login/register>Members</a> \
+             don't see this ad</div><div>Same here since May, and the provider says the line is fine.</div></article>";
+        let prompt = "<div class=guest><h4>Join the conversation</h4><p>You must \
+             <a href='/index.php?action=login'>log in</a> to reply to this thread.</p></div>";
+        let posts: String = (0..4).map(post).collect();
+        let page = |head: &str| {
+            format!(
+                "<html><head>{head}</head><body><div id=thread>{posts}{short}{prompt}</div></body></html>"
+            )
+        };
+        let text = |html: &str| {
+            let doc = crate::dom::parse_str(html);
+            let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
+                vec![false; doc.len()]
+            });
+            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+        };
+        let thread = text(&page(
+            "<link rel=canonical href='https://forum.example/threads/router-drops.115684/'>",
+        ));
+        for kept in ["Post 0:", "Post 3:", "Same here since May"] {
+            assert!(thread.contains(kept), "{kept}: {thread}");
+        }
+        for gone in [
+            "Join the conversation",
+            "You must",
+            "to reply to this thread",
+        ] {
+            assert!(!thread.contains(gone), "{gone}: {thread}");
+        }
+        let other = text(&page(""));
+        assert!(
+            other.contains("You must") && other.contains("Post 3:"),
             "{other}"
         );
     }
