@@ -236,7 +236,7 @@ pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
 }
 
 /// Class names of text that only screen readers announce (`sr-only`, WordPress's
-/// `screen-reader-text`): a sighted reader never sees it, whatever the page's script does.
+/// `screen-reader-text`, the frameworks' own): a sighted reader never sees it, whatever the page's script does.
 /// Four of them are among [`HIDDEN_NAMES`] too, whose hints the shipped models were trained
 /// on: that list also holds `hidden`, a state a script lifts (tabs), and growing it would
 /// move the models' inputs.
@@ -247,6 +247,11 @@ const SCREEN_READER_NAMES: &[&str] = &[
     "visually-hidden",
     "visuallyhidden",
     "a11y-hidden",
+    // XenForo, Foundation, GOV.UK's design system. (Not Drupal 7's `element-invisible`:
+    // trafilatura-eval's gold keeps the "(link is external)" it hides.)
+    "u-srOnly",
+    "show-for-sr",
+    "govuk-visually-hidden",
 ];
 
 /// Whether an element carries a class of [`SCREEN_READER_NAMES`] (the whole name, any case).

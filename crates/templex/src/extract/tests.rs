@@ -2153,7 +2153,7 @@ fn soft_hyphens_are_not_text() {
 }
 
 /// Text that only screen readers announce (`sr-only`, `screen-reader-text`,
-/// `visually-hidden`) is no content in either view: a product card's "Add to cart" and
+/// `visually-hidden`, XenForo's `u-srOnly`) is no content in either view: a product card's "Add to cart" and
 /// rating in a listing that spreads, a link's "(opens in a new tab)" in an article's
 /// container; in a table's cell it stays, the value an icon shows. A class that merely holds such a word (`sr-only-focusable` is a skip link's,
 /// shown on focus) and text hidden by a tab stay as before.
@@ -2182,12 +2182,18 @@ fn screen_reader_text_is_not_content() {
         "<html><body><article><h1>Lanes</h1><p>{PROSE} Read the \
          <a href=/plan>council's plan<span class=screen-reader-text> (opens in a new tab)</span></a> \
          for the details.</p><p>{PROSE}</p><p class=sr-only-focusable>The vote is on Monday \
-         and anyone may speak.</p></article></body></html>"
+         and anyone may speak.</p><p>Reported by Ann<span class=u-srOnly>, staff writer \
+         for the city desk</span>.</p></article></body></html>"
     );
     assert_has(
         &extracted_text(&article),
-        &["council's plan", "for the details", "The vote is on Monday"],
-        &["opens in a new tab"],
+        &[
+            "council's plan",
+            "for the details",
+            "The vote is on Monday",
+            "Reported by Ann",
+        ],
+        &["opens in a new tab", "staff writer"],
     );
     // In a table's cell the text is the value its icon shows (a comparison's ✓ and ✗).
     let rows: String = ["Messaging any time", "Video sessions", "Group sessions"]
