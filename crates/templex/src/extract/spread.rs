@@ -281,6 +281,73 @@ pub(crate) fn drop_noscript_notices(doc: &Document, content: &mut Content) {
     }
 }
 
+/// `content` without the site's notices a reader can dismiss: around each kept link or
+/// button whose class or id names a dismissal (`notice-dismiss`, `iCardDismiss`), or box
+/// that names itself dismissible (`alert-dismissible`), the element itself or its nearest of [`NOTICE_LEVELS`] ancestors with
+/// [`NOTICE_MIN_WORDS`] kept words or more, if it holds at most [`NOTICE_MAX_WORDS`]. A
+/// forum's "Scam alert" and meetup banners, a guest's call to register, an app's install
+/// prompt: what a reader closes is the site speaking, not the page. Names, not addresses
+/// or text: a link to a court's "Stip to Dismiss" filing is content.
+pub(crate) fn drop_dismissible_notices(doc: &Document, content: &mut Content) {
+    let Some(root) = content.root else { return };
+    // The box itself (`alert-dismissible`), or its close control: a link or a button
+    // (eBay names a hidden token `csrf-ajax-dismiss-exp`).
+    let dismisses = |id: NodeId| {
+        doc.element(id).is_some_and(|e| {
+            let named = |w: &str| {
+                ["class", "id"].iter().any(|a| {
+                    e.attr(a)
+                        .is_some_and(|v| super::verdicts::contains_ignore_case(v, w))
+                })
+            };
+            let control = e.is(&local_name!("a"))
+                || e.is(&local_name!("button"))
+                || e.attr("role")
+                    .is_some_and(|r| r.eq_ignore_ascii_case("button"));
+            (control && named("dismiss")) || named("dismissible")
+        })
+    };
+    let marks: Vec<NodeId> = doc
+        .descendants(root)
+        .filter(|&id| content.is_content(id) && dismisses(id))
+        .collect();
+    if marks.is_empty() {
+        return;
+    }
+    let (words, _) = visible_words(doc, root);
+    let kept = |id: NodeId| kept_words(doc, id, |d| content.is_content(d));
+    let mut boxes = Vec::new();
+    for mark in marks {
+        let found = std::iter::once(mark)
+            .chain(doc.ancestors(mark).take_while(|&a| a != root))
+            .take(NOTICE_LEVELS + 1)
+            .find(|&a| words[a.index()] >= NOTICE_MIN_WORDS);
+        if let Some(b) = found.filter(|&b| {
+            let n = kept(b);
+            (NOTICE_MIN_WORDS..=NOTICE_MAX_WORDS).contains(&n)
+        }) {
+            boxes.push(b);
+        }
+    }
+    for b in boxes {
+        for d in doc.subtree(b) {
+            if let Some(k) = content.keep.get_mut(d as usize) {
+                *k = false;
+            }
+        }
+    }
+}
+
+/// Ancestors of a dismissal's control among which its notice is looked for.
+const NOTICE_LEVELS: usize = 4;
+
+/// Words from which an element around a dismissal's control is its notice (the control's
+/// own "Dismiss notice" is fewer).
+const NOTICE_MIN_WORDS: usize = 8;
+
+/// Words up to which a dismissible box is a notice, not a part of the page a script folds.
+const NOTICE_MAX_WORDS: usize = 300;
+
 /// The words under which a `<noscript>` naming JavaScript is a notice: the notices of the
 /// four sets hold 3 to 95 words, a crawler view a thread's posts.
 const NOSCRIPT_NOTICE_WORDS: usize = 100;

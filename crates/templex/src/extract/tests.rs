@@ -2946,3 +2946,26 @@ fn a_list_item_s_paragraph_is_no_label() {
     let text = text_of(&html);
     assert_has(&text, &["SSO groups", "Audit logs", "Data residency"], &[]);
 }
+
+/// Notices a reader can dismiss are the site speaking: a banner with its close link and a
+/// box that names itself dismissible leave the content; a link to a filing named "Stip to
+/// Dismiss" and a hidden token named for a dismissal stay.
+#[test]
+fn dismissible_notices_are_not_content() {
+    let html = format!(
+        "<html><body><main><h1>Lanes</h1>\
+         <div class=notice><div class=notice-content>Scam alert: nobody from the council \
+         will ever ask you for a payment by phone.</div>\
+         <a href=/account/dismiss-notice?id=3 class=js-noticeDismiss>Dismiss</a></div>\
+         <div class='alert alert-dismissible'>Hello! It looks like you are interested in \
+         this conversation, but you do not have an account yet.</div>\
+         <p>{PROSE}</p><p>{PROSE} The parties filed a \
+         <a href=/docket/Stip%20to%20Dismiss.pdf>stipulation to dismiss</a> in March.</p>\
+         <p><span class=csrf-ajax-dismiss-exp></span>{PROSE}</p></main></body></html>"
+    );
+    assert_has(
+        &extracted_text(&html),
+        &["The council met", "stipulation to dismiss", "in March"],
+        &["Scam alert", "looks like you are interested"],
+    );
+}

@@ -10,12 +10,13 @@ use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse
 use crate::extract::{
     Block, Content, ContentConfig, DATED_WORDS, Lines, Metadata, Rest, content_html,
     content_markdown, content_text, declares_article, declares_discussion, declares_product,
-    drop_beyond_main, drop_copyright_lines, drop_fine_print, drop_guest_prompts,
-    drop_hidden_link_lists, drop_identifier_lines, drop_link_carousels, drop_never_content,
-    drop_noscript_notices, drop_post_chrome, drop_product_asides, drop_repeated_copies,
-    drop_repeated_quotes, drop_screen_reader_text, drop_user_cards, has_kept_text, is_menu,
-    kept_words, opens_with_date, page_content_and_blocks, page_metadata, product_description,
-    short_page_content, show_closed, show_declared_description, spread_content, url_date,
+    drop_beyond_main, drop_copyright_lines, drop_dismissible_notices, drop_fine_print,
+    drop_guest_prompts, drop_hidden_link_lists, drop_identifier_lines, drop_link_carousels,
+    drop_never_content, drop_noscript_notices, drop_post_chrome, drop_product_asides,
+    drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text, drop_user_cards,
+    has_kept_text, is_menu, kept_words, opens_with_date, page_content_and_blocks, page_metadata,
+    product_description, short_page_content, show_closed, show_declared_description,
+    spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -381,6 +382,7 @@ fn choose_view(
         drop_screen_reader_text(doc, &mut content);
         drop_link_carousels(doc, &mut content);
         drop_noscript_notices(doc, &mut content);
+        drop_dismissible_notices(doc, &mut content);
         drop_repeated_quotes(doc, root, &mut content.keep);
         if let Some(lines) = Lines::of(doc, root, &content.keep) {
             drop_repeated_copies(doc, &lines, &mut content.keep);
