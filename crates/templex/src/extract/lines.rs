@@ -300,6 +300,111 @@ pub(crate) fn drop_post_chrome(doc: &Document, lines: &Lines, keep: &mut [bool])
     }
 }
 
+/// Words from which a line is a post's text: the runs between such lines are the posts'
+/// frames ([`drop_post_slots`]).
+const POST_TEXT_WORDS: usize = 10;
+
+/// Short lines a slot may hold per post's frame: a card's few fields, not a post's own list.
+const SLOT_LINES_PER_FRAME: usize = 4;
+
+/// Drops from `keep` the lines of a thread's post frames whose words vary from post to
+/// post (a poster's title, "Posts: 4958", a town, "spartan14 2 years ago"), which
+/// [`drop_post_chrome`] misses because it matches words. A line's slot is its block
+/// element's tag and classes with its parent's; a slot is a frame's when all its lines are
+/// short (up to [`POST_CHROME_WORDS`] words, so no slot of a post's text qualifies), at
+/// least [`POST_CHROME_REPEATS`] of them with two texts or more, falling in as many runs
+/// between lines of post text ([`POST_TEXT_WORDS`] words) at least, at most
+/// [`SLOT_LINES_PER_FRAME`] per run. Its lines go but lines that are all link (a poster's
+/// linked name, which the golds keep) and dated lines (the dateline rule weighs them).
+pub(crate) fn drop_post_slots(doc: &Document, root: NodeId, lines: &Lines, keep: &mut [bool]) {
+    let kept = |id: &NodeId| keep.get(id.index()).copied().unwrap_or(false);
+    // Whether each node of the root's subtree sits in a link (one pass, parents first).
+    let mut in_link = vec![false; doc.len()];
+    for id in doc.subtree(root).map(NodeId) {
+        if deadline::due(id.index()) {
+            return;
+        }
+        in_link[id.index()] = doc.parent(id).is_some_and(|p| in_link[p.index()])
+            || doc.element(id).is_some_and(|e| e.is(&local_name!("a")));
+    }
+    let name = |id: NodeId| {
+        doc.element(id).map_or(String::new(), |e| {
+            let mut classes: Vec<&str> = e.classes().collect();
+            classes.sort_unstable();
+            format!("{}.{}", e.name.local, classes.join(" "))
+        })
+    };
+    struct Slot {
+        lines: Vec<usize>,
+        runs: Vec<usize>,
+        long: bool,
+    }
+    let mut slots: rustc_hash::FxHashMap<String, Slot> = rustc_hash::FxHashMap::default();
+    let mut texts: Vec<(String, bool)> = Vec::with_capacity(lines.lines.len());
+    let mut run = 0usize;
+    for (i, (line, &code)) in lines.iter().zip(&lines.code).enumerate() {
+        let words: usize = line
+            .iter()
+            .map(|&id| super::blocks::node_words(doc, id))
+            .sum();
+        let text = line
+            .iter()
+            .filter_map(|&id| doc.text(id))
+            .flat_map(str::split_whitespace)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let droppable = !code
+            && line.iter().any(kept)
+            && !line.iter().all(|id| in_link[id.index()])
+            && !super::prune::has_date(&text);
+        texts.push((text, droppable));
+        let block = lines.block[i];
+        if block != root && !code {
+            let slot = format!(
+                "{}<{}",
+                name(block),
+                doc.parent(block).map_or(String::new(), name)
+            );
+            let entry = slots.entry(slot).or_insert(Slot {
+                lines: Vec::new(),
+                runs: Vec::new(),
+                long: false,
+            });
+            if words > POST_CHROME_WORDS {
+                entry.long = true;
+            } else if words > 0 {
+                entry.lines.push(i);
+                if entry.runs.last() != Some(&run) {
+                    entry.runs.push(run);
+                }
+            }
+        }
+        if words >= POST_TEXT_WORDS {
+            run += 1;
+        }
+    }
+    for slot in slots.values() {
+        let drop: Vec<usize> = slot.lines.iter().copied().filter(|&i| texts[i].1).collect();
+        let distinct: rustc_hash::FxHashSet<&str> =
+            drop.iter().map(|&i| texts[i].0.as_str()).collect();
+        if slot.long
+            || drop.len() < POST_CHROME_REPEATS
+            || distinct.len() < 2
+            || slot.runs.len() < POST_CHROME_REPEATS
+            || slot.lines.len() > SLOT_LINES_PER_FRAME * slot.runs.len()
+        {
+            continue;
+        }
+        for i in drop {
+            for id in &lines.nodes[lines.lines[i].clone()] {
+                if let Some(k) = keep.get_mut(id.index()) {
+                    *k = false;
+                }
+            }
+        }
+    }
+}
+
 /// Bytes of a UUID: 8-4-4-4-12 hexadecimal digits.
 const UUID_LEN: usize = 36;
 

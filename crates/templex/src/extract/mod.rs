@@ -38,7 +38,9 @@ mod thread;
 mod verdicts;
 
 pub(crate) use blocks::Block;
-pub(crate) use lines::{Lines, drop_copyright_lines, drop_identifier_lines, drop_post_chrome};
+pub(crate) use lines::{
+    Lines, drop_copyright_lines, drop_identifier_lines, drop_post_chrome, drop_post_slots,
+};
 pub use metadata::Metadata;
 pub(crate) use metadata::{page_metadata, url_date};
 pub(crate) use names::NameHints;

@@ -12,10 +12,10 @@ use crate::extract::{
     content_markdown, content_text, declares_article, declares_discussion, declares_product,
     drop_beyond_main, drop_copyright_lines, drop_dismissible_notices, drop_fine_print,
     drop_guest_prompts, drop_hidden_link_lists, drop_identifier_lines, drop_link_carousels,
-    drop_never_content, drop_noscript_notices, drop_post_chrome, drop_product_asides,
-    drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text, drop_user_cards,
-    has_kept_text, is_menu, kept_words, opens_with_date, page_content_and_blocks, page_metadata,
-    product_description, short_page_content, show_closed, show_declared_description,
+    drop_never_content, drop_noscript_notices, drop_post_chrome, drop_post_slots,
+    drop_product_asides, drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text,
+    drop_user_cards, has_kept_text, is_menu, kept_words, opens_with_date, page_content_and_blocks,
+    page_metadata, product_description, short_page_content, show_closed, show_declared_description,
     spread_content, url_date,
 };
 use crate::method::Method;
@@ -390,6 +390,7 @@ fn choose_view(
             drop_copyright_lines(doc, &lines, &mut content.keep);
             if thread {
                 drop_post_chrome(doc, &lines, &mut content.keep);
+                drop_post_slots(doc, root, &lines, &mut content.keep);
             }
         }
         if thread {
@@ -1045,13 +1046,13 @@ mod tests {
     }
 
     /// A thread's posts lose the chrome each repeats (labels, controls, "Re: <title>"),
-    /// and keep their posters' names, which recur once per post of theirs; a page that
-    /// declares no discussion keeps its repeated lines.
+    /// and keep their posters' linked names, which recur once per post of theirs; a page
+    /// that declares no discussion keeps its repeated lines.
     #[test]
     fn a_threads_post_chrome_is_no_content() {
         let post = |user: &str, n: usize| {
             format!(
-                "<article class=post><ul class=profile><li>{user}</li><li>Joined: 2019</li></ul>\
+                "<article class=post><ul class=profile><li><a href=/u/{user}>{user}</a></li><li>Joined: 2019</li></ul>\
                  <h3>Re: Router drops at nine</h3><p>Post {n}: check whether a scheduled \
                  firmware update runs at nine, which is the usual reason and the logs would \
                  not show it.</p><ul class=controls><li>Reply With Quote</li></ul></article>"
@@ -1141,6 +1142,66 @@ mod tests {
             other.contains("Kent") && other.contains("Post 3:"),
             "{other}"
         );
+    }
+
+    /// A thread's post frames lose the lines whose words vary from post to post (a title,
+    /// a count, a town) when they stand in the same place in every frame; a poster's
+    /// linked name and a post's own short list stay.
+    #[test]
+    fn a_thread_s_varying_post_frames_are_no_content() {
+        let post = |n: usize, user: &str, title: &str, posts: usize| {
+            format!(
+                "<article class=post><ul class=profile><li><a href=/u/{user}>{user}</a></li>\
+                 <li>{title}</li><li>Posts: {posts}</li></ul>\
+                 <div class=body><p>Post {n}: check whether a scheduled firmware update runs at \
+                 nine, which is the usual reason and the logs would not show it.</p></div></article>"
+            )
+        };
+        let list = "<ul class=steps><li>Open the router page</li><li>Pick Firmware</li>\
+             <li>Turn off updates</li></ul>";
+        let posts = [
+            ("ana", "Destination Expert", 29553),
+            ("bo", "New Member", 12),
+            ("cy", "Moderator", 4958),
+            ("dee", "Regular", 710),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(n, (u, t, p))| post(n + 1, u, t, *p))
+        .collect::<Vec<_>>()
+        .join("")
+        .replacen(
+            "</p></div></article>",
+            &format!("</p>{list}</div></article>"),
+            1,
+        );
+        let html = format!(
+            "<html><head><link rel=canonical href='https://forum.example/threads/router-drops.115684/'>\
+             </head><body><div id=thread>{posts}</div></body></html>"
+        );
+        let doc = crate::dom::parse_str(&html);
+        let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
+            vec![false; doc.len()]
+        });
+        let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
+        for kept in [
+            "Post 1:",
+            "Post 4:",
+            "ana",
+            "dee",
+            "Pick Firmware",
+            "Turn off updates",
+        ] {
+            assert!(text.contains(kept), "{kept}: {text}");
+        }
+        for gone in [
+            "Destination Expert",
+            "Moderator",
+            "Posts: 29553",
+            "Posts: 710",
+        ] {
+            assert!(!text.contains(gone), "{gone}: {text}");
+        }
     }
 
     /// A thread's prompts to guests, boxes around a link to sign in or register, are no
