@@ -1318,7 +1318,7 @@ fn norm_date(s: &str) -> String {
 const WCXB_FLOORS: [(&str, f64); 8] = [
     ("overall", 0.88),
     ("article", 0.95),
-    ("forum", 0.825),
+    ("forum", 0.83),
     ("product", 0.66),
     ("listing", 0.755),
     ("collection", 0.705),
