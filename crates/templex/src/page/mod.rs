@@ -1045,6 +1045,40 @@ mod tests {
         assert!(text.contains("fourth reply"), "{text}");
     }
 
+    /// A page's head naming a thread's address: the page declares a discussion.
+    const THREAD_HEAD: &str =
+        "<link rel=canonical href='https://forum.example/threads/router-drops.115684/'>";
+
+    /// The text `choose_view` gives `html` without a template.
+    fn view_text(html: &str) -> String {
+        let doc = crate::dom::parse_str(html);
+        let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
+            vec![false; doc.len()]
+        });
+        content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
+    }
+
+    /// `page(head)` read as a thread (its head names a thread's address) holds `kept` and
+    /// none of `gone`; read as no thread, it holds `other`.
+    fn assert_thread_rule(
+        page: impl Fn(&str) -> String,
+        kept: &[&str],
+        gone: &[&str],
+        other: &[&str],
+    ) {
+        let thread = view_text(&page(THREAD_HEAD));
+        for k in kept {
+            assert!(thread.contains(k), "{k}: {thread}");
+        }
+        for g in gone {
+            assert!(!thread.contains(g), "{g}: {thread}");
+        }
+        let plain = view_text(&page(""));
+        for o in other {
+            assert!(plain.contains(o), "{o}: {plain}");
+        }
+    }
+
     /// A thread's posts lose the chrome each repeats (labels, controls, "Re: <title>"),
     /// and keep their posters' linked names, which recur once per post of theirs; a page
     /// that declares no discussion keeps its repeated lines.
@@ -1066,26 +1100,11 @@ mod tests {
         let page = |head: &str| {
             format!("<html><head>{head}</head><body><div id=thread>{posts}</div></body></html>")
         };
-        let text = |html: &str| {
-            let doc = crate::dom::parse_str(html);
-            let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
-                vec![false; doc.len()]
-            });
-            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
-        };
-        let thread = text(&page(
-            "<link rel=canonical href='https://forum.example/threads/router-drops.115684/'>",
-        ));
-        for kept in ["Post 0:", "Post 5:", "ana", "bo", "cy", "dee"] {
-            assert!(thread.contains(kept), "{kept}: {thread}");
-        }
-        for gone in ["Joined", "Re: Router", "Reply With Quote"] {
-            assert!(!thread.contains(gone), "{gone}: {thread}");
-        }
-        let other = text(&page(""));
-        assert!(
-            other.contains("Reply With Quote") && other.contains("Post 5:"),
-            "{other}"
+        assert_thread_rule(
+            page,
+            &["Post 0:", "Post 5:", "ana", "bo", "cy", "dee"],
+            &["Joined", "Re: Router", "Reply With Quote"],
+            &["Reply With Quote", "Post 5:"],
         );
     }
 
@@ -1121,26 +1140,11 @@ mod tests {
         let page = |head: &str| {
             format!("<html><head>{head}</head><body><div id=thread>{posts}</div></body></html>")
         };
-        let text = |html: &str| {
-            let doc = crate::dom::parse_str(html);
-            let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
-                vec![false; doc.len()]
-            });
-            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
-        };
-        let thread = text(&page(
-            "<link rel=canonical href='https://forum.example/threads/router-drops.115684/'>",
-        ));
-        for kept in ["Post 0:", "Post 3:", "WAN", "the line to the provider"] {
-            assert!(thread.contains(kept), "{kept}: {thread}");
-        }
-        for gone in ["23243", "23,243", "Kent", "Lyon", "Porto", "Messages"] {
-            assert!(!thread.contains(gone), "{gone}: {thread}");
-        }
-        let other = text(&page(""));
-        assert!(
-            other.contains("Kent") && other.contains("Post 3:"),
-            "{other}"
+        assert_thread_rule(
+            page,
+            &["Post 0:", "Post 3:", "WAN", "the line to the provider"],
+            &["23243", "23,243", "Kent", "Lyon", "Porto", "Messages"],
+            &["Kent", "Post 3:"],
         );
     }
 
@@ -1175,33 +1179,27 @@ mod tests {
             &format!("</p>{list}</div></article>"),
             1,
         );
-        let html = format!(
-            "<html><head><link rel=canonical href='https://forum.example/threads/router-drops.115684/'>\
-             </head><body><div id=thread>{posts}</div></body></html>"
+        let page = |head: &str| {
+            format!("<html><head>{head}</head><body><div id=thread>{posts}</div></body></html>")
+        };
+        assert_thread_rule(
+            page,
+            &[
+                "Post 1:",
+                "Post 4:",
+                "ana",
+                "dee",
+                "Pick Firmware",
+                "Turn off updates",
+            ],
+            &[
+                "Destination Expert",
+                "Moderator",
+                "Posts: 29553",
+                "Posts: 710",
+            ],
+            &["Destination Expert", "Posts: 710"],
         );
-        let doc = crate::dom::parse_str(&html);
-        let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
-            vec![false; doc.len()]
-        });
-        let text = content_text(&doc, c.root.unwrap(), &|id| c.is_content(id));
-        for kept in [
-            "Post 1:",
-            "Post 4:",
-            "ana",
-            "dee",
-            "Pick Firmware",
-            "Turn off updates",
-        ] {
-            assert!(text.contains(kept), "{kept}: {text}");
-        }
-        for gone in [
-            "Destination Expert",
-            "Moderator",
-            "Posts: 29553",
-            "Posts: 710",
-        ] {
-            assert!(!text.contains(gone), "{gone}: {text}");
-        }
     }
 
     /// A thread's prompts to guests, boxes around a link to sign in or register, are no
@@ -1225,30 +1223,15 @@ mod tests {
                 "<html><head>{head}</head><body><div id=thread>{posts}{short}{prompt}</div></body></html>"
             )
         };
-        let text = |html: &str| {
-            let doc = crate::dom::parse_str(html);
-            let c = choose_view(&doc, &ContentConfig::default(), None, |_| {
-                vec![false; doc.len()]
-            });
-            content_text(&doc, c.root.unwrap(), &|id| c.is_content(id))
-        };
-        let thread = text(&page(
-            "<link rel=canonical href='https://forum.example/threads/router-drops.115684/'>",
-        ));
-        for kept in ["Post 0:", "Post 3:", "Same here since May"] {
-            assert!(thread.contains(kept), "{kept}: {thread}");
-        }
-        for gone in [
-            "Join the conversation",
-            "You must",
-            "to reply to this thread",
-        ] {
-            assert!(!thread.contains(gone), "{gone}: {thread}");
-        }
-        let other = text(&page(""));
-        assert!(
-            other.contains("You must") && other.contains("Post 3:"),
-            "{other}"
+        assert_thread_rule(
+            page,
+            &["Post 0:", "Post 3:", "Same here since May"],
+            &[
+                "Join the conversation",
+                "You must",
+                "to reply to this thread",
+            ],
+            &["You must", "Post 3:"],
         );
     }
 
