@@ -315,26 +315,27 @@ pub(crate) fn drop_dismissible_notices(doc: &Document, content: &mut Content) {
         return;
     }
     let (words, _) = visible_words(doc, root);
-    let kept = |id: NodeId| kept_words(doc, id, |d| content.is_content(d));
-    let mut boxes = Vec::new();
+    let (kept, _) = visible_kept_words(doc, root, |d| content.is_content(d));
+    let mut boxes = vec![false; doc.len()];
     for mark in marks {
         let found = std::iter::once(mark)
             .chain(doc.ancestors(mark).take_while(|&a| a != root))
             .take(NOTICE_LEVELS + 1)
             .find(|&a| words[a.index()] >= NOTICE_MIN_WORDS);
-        if let Some(b) = found.filter(|&b| {
-            let n = kept(b);
-            (NOTICE_MIN_WORDS..=NOTICE_MAX_WORDS).contains(&n)
-        }) {
-            boxes.push(b);
+        if let Some(b) =
+            found.filter(|&b| (NOTICE_MIN_WORDS..=NOTICE_MAX_WORDS).contains(&kept[b.index()]))
+        {
+            boxes[b.index()] = true;
         }
     }
-    for b in boxes {
-        for d in doc.subtree(b) {
-            if let Some(k) = content.keep.get_mut(d as usize) {
-                *k = false;
-            }
-        }
+    drop_marked(doc, root, content, &boxes);
+}
+
+/// `content` without the marked elements' subtrees (one pass, however many marks nest).
+pub(super) fn drop_marked(doc: &Document, root: NodeId, content: &mut Content, marked: &[bool]) {
+    let dropped = excluded_below(doc, root, |id| marked[id.index()]);
+    for (keep, dropped) in content.keep.iter_mut().zip(dropped) {
+        *keep &= !dropped;
     }
 }
 
@@ -583,6 +584,15 @@ fn drop_named(
 /// Visible words under each element of `root`'s subtree, and of them those inside links,
 /// summed children first: one pass, however deep the page.
 fn visible_words(doc: &Document, root: NodeId) -> (Vec<usize>, Vec<usize>) {
+    visible_kept_words(doc, root, |_| true)
+}
+
+/// [`visible_words`] of the text nodes `keep` keeps.
+pub(super) fn visible_kept_words(
+    doc: &Document,
+    root: NodeId,
+    keep: impl Fn(NodeId) -> bool,
+) -> (Vec<usize>, Vec<usize>) {
     let mut words = vec![0usize; doc.len()];
     let mut link_words = vec![0usize; doc.len()];
     let mut visible = vec![false; doc.len()];
@@ -593,7 +603,7 @@ fn visible_words(doc: &Document, root: NodeId) -> (Vec<usize>, Vec<usize>) {
         visible[i] = true;
         in_link[i] = doc.tag(id).is_some_and(|t| *t == local_name!("a"))
             || doc.parent(id).is_some_and(|p| in_link[p.index()]);
-        if doc.text(id).is_some() {
+        if doc.text(id).is_some() && keep(id) {
             words[i] = super::blocks::node_words(doc, id);
             if in_link[i] {
                 link_words[i] = words[i];

@@ -1,5 +1,5 @@
-//! What frames a thread's posts, beside the repeated lines [`super::lines`] drops: the
-//! posters' cards. Only for pages that declare a discussion.
+//! What frames a thread's posts, beside the lines [`super::lines`] drops: the posters' cards
+//! and the prompts to guests. Only for pages that declare a discussion.
 
 use markup5ever::local_name;
 use rustc_hash::FxHashMap;
@@ -63,18 +63,13 @@ pub(crate) fn drop_user_cards(doc: &Document, content: &mut Content) {
     for (_, shape) in &cards {
         *counts.entry(shape.as_str()).or_default() += 1;
     }
+    let mut marked = vec![false; doc.len()];
     for (id, shape) in &cards {
-        if counts
+        marked[id.index()] = counts
             .get(shape.as_str())
-            .is_some_and(|&n| n >= CARD_REPEATS)
-        {
-            for d in doc.subtree(*id) {
-                if let Some(k) = content.keep.get_mut(d as usize) {
-                    *k = false;
-                }
-            }
-        }
+            .is_some_and(|&n| n >= CARD_REPEATS);
     }
+    super::spread::drop_marked(doc, root, content, &marked);
 }
 
 /// A `<dl>`'s shape if it can be a poster's card: its class and its terms' texts, in order;
@@ -140,8 +135,9 @@ const PROMPT_LEVELS: usize = 12;
 
 /// Drops from `content` a thread's prompts to guests: around each kept link or form whose
 /// address signs in or registers ([`signs_in`]), the largest box of up to [`PROMPT_WORDS`]
-/// kept words with no sentence of [`PROMPT_SENTENCE`] words beside it. Forums ask guests to join below every thread, and Stack Exchange under each
-/// question and answer; a thread's golds never keep it. The address, not the words, tells
+/// kept words with no part of [`PROMPT_SENTENCE`] words or more beside it. Forums ask guests
+/// to join below every thread, and Stack Exchange under each question and answer; threads'
+/// golds leave it out. The address, not the words, tells
 /// the prompt, in any language; a post that mentions registering without linking to it
 /// stays.
 pub(crate) fn drop_guest_prompts(doc: &Document, content: &mut Content) {
@@ -164,8 +160,10 @@ pub(crate) fn drop_guest_prompts(doc: &Document, content: &mut Content) {
     if prompts.is_empty() {
         return;
     }
-    // Kept words under each node, children first.
+    // Kept words under each node, and each node's children of a sentence's words or more,
+    // children first: a climb then asks each level in constant time.
     let mut words = vec![0usize; doc.len()];
+    let mut sentences = vec![0u32; doc.len()];
     for id in doc.subtree(root).rev().map(NodeId) {
         if deadline::due(id.index()) {
             return;
@@ -177,9 +175,10 @@ pub(crate) fn drop_guest_prompts(doc: &Document, content: &mut Content) {
             && let Some(p) = doc.parent(id)
         {
             words[p.index()] += words[id.index()];
+            sentences[p.index()] += u32::from(words[id.index()] >= PROMPT_SENTENCE);
         }
     }
-    let mut dropped = vec![false; doc.len()];
+    let mut marked = vec![false; doc.len()];
     for link in prompts {
         let mut top = link;
         for _ in 0..PROMPT_LEVELS {
@@ -188,24 +187,18 @@ pub(crate) fn drop_guest_prompts(doc: &Document, content: &mut Content) {
             };
             // A sentence beside the prompt is the box's own text: a short post that
             // carries an advertisement's "Members don't see this ad" stays.
-            let beside = doc
-                .children(p)
-                .any(|c| c != top && words[c.index()] >= PROMPT_SENTENCE);
-            if dropped[p.index()] || words[p.index()] > PROMPT_WORDS || beside {
+            let own = u32::from(words[top.index()] >= PROMPT_SENTENCE);
+            let beside = sentences[p.index()] > own;
+            if marked[p.index()] || words[p.index()] > PROMPT_WORDS || beside {
                 break;
             }
             top = p;
         }
-        if words[top.index()] > PROMPT_WORDS || dropped[top.index()] {
-            continue;
-        }
-        dropped[top.index()] = true;
-        for d in doc.subtree(top) {
-            if let Some(k) = content.keep.get_mut(d as usize) {
-                *k = false;
-            }
+        if words[top.index()] <= PROMPT_WORDS {
+            marked[top.index()] = true;
         }
     }
+    super::spread::drop_marked(doc, root, content, &marked);
 }
 
 /// Whether an address signs in or registers: a word of its path or query (split at
