@@ -439,7 +439,7 @@ fn uuids(text: &[u8]) -> usize {
 }
 
 /// Code: a block (`<pre>`) or inline (`<code>`, `<samp>`, `<kbd>`).
-fn is_code(tag: &LocalName) -> bool {
+pub(super) fn is_code(tag: &LocalName) -> bool {
     matches!(
         *tag,
         local_name!("pre") | local_name!("code") | local_name!("samp") | local_name!("kbd")

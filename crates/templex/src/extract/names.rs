@@ -236,7 +236,8 @@ pub(crate) fn never_content(doc: &Document, id: NodeId) -> bool {
 }
 
 /// Class names of text that only screen readers announce (`sr-only`, WordPress's
-/// `screen-reader-text`, the frameworks' own): a sighted reader never sees it, whatever the page's script does.
+/// `screen-reader-text`, the frameworks' own): a sighted reader never sees it, whatever the
+/// page's script does.
 /// Four of them are among [`HIDDEN_NAMES`] too, whose hints the shipped models were trained
 /// on: that list also holds `hidden`, a state a script lifts (tabs), and growing it would
 /// move the models' inputs.

@@ -283,8 +283,9 @@ pub(crate) fn drop_noscript_notices(doc: &Document, content: &mut Content) {
 
 /// `content` without the site's notices a reader can dismiss: around each kept link or
 /// button whose class or id names a dismissal (`notice-dismiss`, `iCardDismiss`), or box
-/// that names itself dismissible (`alert-dismissible`), the element itself or its nearest of [`NOTICE_LEVELS`] ancestors with
-/// [`NOTICE_MIN_WORDS`] kept words or more, if it holds at most [`NOTICE_MAX_WORDS`]. A
+/// that names itself dismissible (`alert-dismissible`), the element itself or its nearest
+/// of [`NOTICE_LEVELS`] ancestors with [`NOTICE_MIN_WORDS`] visible words or more, if it
+/// holds at most [`NOTICE_MAX_WORDS`] kept ones. A
 /// forum's "Scam alert" and meetup banners, a guest's call to register, an app's install
 /// prompt: what a reader closes is the site speaking, not the page. Names, not addresses
 /// or text: a link to a court's "Stip to Dismiss" filing is content.
@@ -588,7 +589,7 @@ fn visible_words(doc: &Document, root: NodeId) -> (Vec<usize>, Vec<usize>) {
 }
 
 /// [`visible_words`] of the text nodes `keep` keeps.
-pub(super) fn visible_kept_words(
+fn visible_kept_words(
     doc: &Document,
     root: NodeId,
     keep: impl Fn(NodeId) -> bool,

@@ -2153,10 +2153,11 @@ fn soft_hyphens_are_not_text() {
 }
 
 /// Text that only screen readers announce (`sr-only`, `screen-reader-text`,
-/// `visually-hidden`, XenForo's `u-srOnly`) is no content in either view: a product card's "Add to cart" and
-/// rating in a listing that spreads, a link's "(opens in a new tab)" in an article's
-/// container; in a table's cell it stays, the value an icon shows. A class that merely holds such a word (`sr-only-focusable` is a skip link's,
-/// shown on focus) and text hidden by a tab stay as before.
+/// `visually-hidden`, XenForo's `u-srOnly`) is no content in either view: a product card's
+/// "Add to cart" and rating in a listing that spreads, a link's "(opens in a new tab)" in an
+/// article's container; in a table's cell it stays, the value an icon shows. A class that
+/// merely holds such a word (`sr-only-focusable` is a skip link's, shown on focus) and text
+/// hidden by a tab stay as before.
 #[test]
 fn screen_reader_text_is_not_content() {
     let cards: String = (1..=8)

@@ -41,17 +41,10 @@ pub(crate) fn drop_user_cards(doc: &Document, content: &mut Content) {
             return;
         }
         let above = doc.parent(id).is_some_and(|p| inside[p.index()]);
-        let tag = doc.tag(id);
         inside[id.index()] = above
-            || tag.is_some_and(|t| {
-                matches!(
-                    *t,
-                    local_name!("pre")
-                        | local_name!("code")
-                        | local_name!("samp")
-                        | local_name!("dl")
-                )
-            });
+            || doc
+                .tag(id)
+                .is_some_and(|t| *t == local_name!("dl") || super::lines::is_code(t));
         if !above
             && is_dl(id)
             && let Some(shape) = card_shape(doc, id)
