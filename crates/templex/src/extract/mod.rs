@@ -25,6 +25,7 @@ mod config;
 mod container;
 mod declared;
 mod description;
+mod labels;
 mod lines;
 mod metadata;
 mod names;
@@ -58,6 +59,7 @@ pub(crate) use declared::{
     declares_article, declares_discussion, declares_product, page_title, product_description,
 };
 pub(crate) use description::show_declared_description;
+pub(crate) use labels::drop_control_labels;
 pub use spread::non_template_mask;
 #[cfg(feature = "batch")]
 pub(crate) use spread::visible_descendants;
@@ -66,7 +68,7 @@ pub(crate) use spread::{
     drop_link_carousels, drop_never_content, drop_noscript_notices, drop_product_asides,
     drop_screen_reader_text, kept_words, show_closed, spread_content,
 };
-pub(crate) use thread::{drop_guest_prompts, drop_user_cards};
+pub(crate) use thread::{drop_folded_boxes, drop_guest_prompts, drop_user_cards};
 
 use aggregates::Aggregates;
 use container::{

@@ -127,7 +127,9 @@ const PROMPT_SENTENCE: usize = 10;
 const PROMPT_LEVELS: usize = 12;
 
 /// Drops from `content` a thread's prompts to guests: around each kept link or form whose
-/// address signs in or registers ([`signs_in`]), the largest box of up to [`PROMPT_WORDS`]
+/// address signs in or registers ([`signs_in`]) or starts a thread of one's own
+/// ([`starts_thread`]: Stack Exchange's "Start asking to get answers… Ask question"), the
+/// largest box of up to [`PROMPT_WORDS`]
 /// kept words with no part of [`PROMPT_SENTENCE`] words or more beside it. Forums ask guests
 /// to join below every thread, and Stack Exchange under each question and answer; threads'
 /// golds leave it out. The address, not the words, tells
@@ -148,7 +150,9 @@ pub(crate) fn drop_guest_prompts(doc: &Document, content: &mut Content) {
     };
     let prompts: Vec<NodeId> = doc
         .descendants(root)
-        .filter(|&id| content.is_content(id) && address(id).is_some_and(signs_in))
+        .filter(|&id| {
+            content.is_content(id) && address(id).is_some_and(|a| signs_in(a) || starts_thread(a))
+        })
         .collect();
     if prompts.is_empty() {
         return;
@@ -199,19 +203,7 @@ pub(crate) fn drop_guest_prompts(doc: &Document, content: &mut Content) {
 /// `registration`, or `sign` followed by `in` or `up`, or `log` by `in` (ASCII case ignored).
 /// The host is left out: a site's `login.example.com` serves its other pages too.
 pub(crate) fn signs_in(href: &str) -> bool {
-    let href = href.trim();
-    // After the scheme and host, if the address has them.
-    let rest = match href.find("//") {
-        Some(i)
-            if href[..i]
-                .bytes()
-                .all(|b| b.is_ascii_alphabetic() || b == b':') =>
-        {
-            let after = &href[i + 2..];
-            after.find('/').map_or("", |j| &after[j..])
-        }
-        _ => href,
-    };
+    let rest = path_and_query(href);
     let mut previous = "";
     for word in rest
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -234,9 +226,111 @@ pub(crate) fn signs_in(href: &str) -> bool {
     false
 }
 
+/// Whether an address starts a thread or asks a question: a path segment `ask`
+/// (`/questions/ask`), or a word of its path or query `newtopic`, `newthread` or
+/// `newquestion`, `new` followed by `topic`, `thread`, `question` or `discussion`, or
+/// `post` by `thread` (ASCII case ignored; the host left out, as by [`signs_in`]). Replying
+/// is left out: XenForo quotes a post through `…/reply?quote=…` under every post, short
+/// ones too.
+pub(crate) fn starts_thread(href: &str) -> bool {
+    let rest = path_and_query(href);
+    let path = rest.split(['?', '#']).next().unwrap_or("");
+    if path.split('/').any(|s| s.eq_ignore_ascii_case("ask")) {
+        return true;
+    }
+    let mut previous = "";
+    for word in rest
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let is = |w: &str| word.eq_ignore_ascii_case(w);
+        let after = |w: &str| previous.eq_ignore_ascii_case(w);
+        if is("newtopic")
+            || is("newthread")
+            || is("newquestion")
+            || ((is("topic") || is("thread") || is("question") || is("discussion")) && after("new"))
+            || (is("thread") && after("post"))
+        {
+            return true;
+        }
+        previous = word;
+    }
+    false
+}
+
+/// An address after its scheme and host, if it has them.
+fn path_and_query(href: &str) -> &str {
+    let href = href.trim();
+    match href.find("//") {
+        Some(i)
+            if href[..i]
+                .bytes()
+                .all(|b| b.is_ascii_alphabetic() || b == b':') =>
+        {
+            let after = &href[i + 2..];
+            after.find('/').map_or("", |j| &after[j..])
+        }
+        _ => href,
+    }
+}
+
+/// Classes whose style sheet hides an element at every width until a script shows it, on a
+/// thread's page: Invision's `ipsHide` (each post's "share this post" box) and Material
+/// UI's `MuiCollapse-hidden` (a folded list of related threads). Elsewhere a folded panel
+/// may be the page's own text (an article's collapsed section, which its gold keeps).
+const THREAD_HIDDEN_CLASSES: &[&str] = &["ipsHide", "MuiCollapse-hidden"];
+
+/// Drops from `content` the elements of a thread's page that carry a class of
+/// [`THREAD_HIDDEN_CLASSES`] (the whole name).
+pub(crate) fn drop_folded_boxes(doc: &Document, content: &mut Content) {
+    let Some(root) = content.root else { return };
+    let mut marked = vec![false; doc.len()];
+    let mut any = false;
+    for id in doc.subtree(root).map(NodeId) {
+        if deadline::due(id.index()) {
+            return;
+        }
+        if content.is_content(id)
+            && doc
+                .element(id)
+                .is_some_and(|e| e.classes().any(|c| THREAD_HIDDEN_CLASSES.contains(&c)))
+        {
+            marked[id.index()] = true;
+            any = true;
+        }
+    }
+    if any {
+        super::spread::drop_marked(doc, root, content, &marked);
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::signs_in;
+    use super::{signs_in, starts_thread};
+
+    #[test]
+    fn addresses_that_start_a_thread() {
+        for yes in [
+            "/questions/ask",
+            "https://superuser.com/questions/ask?tags=windows",
+            "/forums/general.2/post-thread",
+            "/posting.php?mode=newtopic&f=3",
+            "/new-topic",
+            "/c/help/new-discussion",
+        ] {
+            assert!(starts_thread(yes), "{yes}");
+        }
+        for no in [
+            "/ask-the-expert/12",
+            "https://ask.example.com/threads/1",
+            "/threads/what-is-new.12/reply?quote=3",
+            "/blog/new-year-thread-ideas",
+            "#",
+            "",
+        ] {
+            assert!(!starts_thread(no), "{no}");
+        }
+    }
 
     #[test]
     fn addresses_that_sign_in_or_register() {

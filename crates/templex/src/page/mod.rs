@@ -10,13 +10,13 @@ use crate::dom::{Budget, Document, NodeId, PageError, ParseMode, deadline, parse
 use crate::extract::{
     Block, Content, ContentConfig, DATED_WORDS, Lines, Metadata, Rest, content_html,
     content_markdown, content_text, declares_article, declares_discussion, declares_product,
-    drop_beyond_main, drop_copyright_lines, drop_dismissible_notices, drop_fine_print,
-    drop_guest_prompts, drop_hidden_link_lists, drop_identifier_lines, drop_link_carousels,
-    drop_never_content, drop_noscript_notices, drop_post_chrome, drop_post_slots,
-    drop_product_asides, drop_repeated_copies, drop_repeated_quotes, drop_screen_reader_text,
-    drop_user_cards, has_kept_text, is_menu, kept_words, opens_with_date, page_content_and_blocks,
-    page_metadata, product_description, short_page_content, show_closed, show_declared_description,
-    spread_content, url_date,
+    drop_beyond_main, drop_control_labels, drop_copyright_lines, drop_dismissible_notices,
+    drop_fine_print, drop_folded_boxes, drop_guest_prompts, drop_hidden_link_lists,
+    drop_identifier_lines, drop_link_carousels, drop_never_content, drop_noscript_notices,
+    drop_post_chrome, drop_post_slots, drop_product_asides, drop_repeated_copies,
+    drop_repeated_quotes, drop_screen_reader_text, drop_user_cards, has_kept_text, is_menu,
+    kept_words, opens_with_date, page_content_and_blocks, page_metadata, product_description,
+    short_page_content, show_closed, show_declared_description, spread_content, url_date,
 };
 use crate::method::Method;
 use crate::pagelevel::features::{NO_ROW, node_features_with};
@@ -396,7 +396,10 @@ fn choose_view(
         if thread {
             drop_user_cards(doc, &mut content);
             drop_guest_prompts(doc, &mut content);
+            drop_folded_boxes(doc, &mut content);
         }
+        // Last: the quote and line rules above compare posts' text with their labels in.
+        drop_control_labels(doc, &mut content, thread);
     }
     let empty = || {
         let root = content.root.unwrap_or(NodeId::ROOT);
@@ -1217,10 +1220,12 @@ mod tests {
              don't see this ad</div><div>Same here since May, and the provider says the line is fine.</div></article>";
         let prompt = "<div class=guest><h4>Join the conversation</h4><p>You must \
              <a href='/index.php?action=login'>log in</a> to reply to this thread.</p></div>";
+        let ask = "<div class=notice><p>Start asking to get answers</p><p>Find the answer to \
+             your question by asking.</p><a href='/questions/ask'>Ask question</a></div>";
         let posts: String = (0..4).map(post).collect();
         let page = |head: &str| {
             format!(
-                "<html><head>{head}</head><body><div id=thread>{posts}{short}{prompt}</div></body></html>"
+                "<html><head>{head}</head><body><div id=thread>{posts}{short}{prompt}{ask}</div></body></html>"
             )
         };
         assert_thread_rule(
@@ -1230,9 +1235,77 @@ mod tests {
                 "Join the conversation",
                 "You must",
                 "to reply to this thread",
+                "Start asking",
+                "Ask question",
             ],
-            &["You must", "Post 3:"],
+            &["You must", "Post 3:", "Start asking"],
         );
+    }
+
+    /// A thread's posts lose their controls' labels (a script's links and spans that act as
+    /// buttons) and the boxes a framework's class always folds; a control inside a sentence
+    /// keeps its words. A page that declares no discussion keeps labels that do not recur.
+    #[test]
+    fn a_thread_s_control_labels_and_folded_boxes_are_no_content() {
+        let post = |n: usize| {
+            format!(
+                "<article class=post><p>Post {n}: the router drops the line every night, see \
+                 <a class=selflink>Portage</a> for the logs it keeps.</p></article>"
+            )
+        };
+        // Once each: no line repeats for the post chrome rules to find.
+        let quoting = "<article class=post><blockquote><p>It drops at nine.</p>\
+             <div class=expand><a role=button tabindex=0>Click to expand...</a></div></blockquote>\
+             <p>Same here since May, and the provider says the line is fine, though the \
+             logs show it drops at nine every night and comes back a minute later.</p>\
+             <div class=ipsHide><p>Share this post</p><p>https://forum.example/p/9</p></div>\
+             <span role=button>Quote</span></article>";
+        let posts: String = (0..3).map(post).collect();
+        let page = |head: &str| {
+            format!(
+                "<html><head>{head}</head><body><div id=thread>{quoting}{posts}</div></body></html>"
+            )
+        };
+        assert_thread_rule(
+            page,
+            &[
+                "Post 0:",
+                "Post 2:",
+                "see Portage for the logs",
+                "It drops at nine",
+                "Same here",
+            ],
+            &[
+                "Click to expand",
+                "Share this post",
+                "forum.example/p/9",
+                "Quote",
+            ],
+            &["Click to expand", "It drops at nine"],
+        );
+    }
+
+    /// The label that every card of a grid repeats on a control is no content on any page
+    /// ("Add to cart" five times and more); a control that stands alone keeps its words.
+    #[test]
+    fn repeated_control_labels_are_no_content() {
+        let card = |n: usize| {
+            format!(
+                "<li><h3>Oak chair {n}</h3><p>Solid oak, oiled by hand in our workshop, with a \
+                 woven seat that lasts for decades of daily use.</p>\
+                 <a class='button add' href='/cart?add={n}'>Add to cart</a></li>"
+            )
+        };
+        let cards: String = (0..6).map(card).collect();
+        let html = format!(
+            "<html><body><main><h1>Chairs</h1><p>Every chair we make is built to order from \
+             timber felled within forty miles of the workshop.</p><ul class=grid>{cards}</ul>\
+             <a class=btn href=/guide>Read the care guide</a></main></body></html>"
+        );
+        let text = view_text(&html);
+        assert!(text.contains("Oak chair 5"), "{text}");
+        assert!(text.contains("Read the care guide"), "{text}");
+        assert!(!text.contains("Add to cart"), "{text}");
     }
 
     /// An article of its own beside reader comments is the content: the comments do not
