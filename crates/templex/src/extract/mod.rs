@@ -65,8 +65,8 @@ pub use spread::non_template_mask;
 pub(crate) use spread::visible_descendants;
 pub(crate) use spread::{
     Rest, drop_beyond_main, drop_dismissible_notices, drop_fine_print, drop_hidden_link_lists,
-    drop_link_carousels, drop_never_content, drop_noscript_notices, drop_product_asides,
-    drop_screen_reader_text, kept_words, show_closed, spread_content,
+    drop_link_carousels, drop_never_content, drop_noscript_notices, drop_popovers,
+    drop_product_asides, drop_screen_reader_text, kept_words, show_closed, spread_content,
 };
 pub(crate) use thread::{drop_folded_boxes, drop_guest_prompts, drop_user_cards};
 

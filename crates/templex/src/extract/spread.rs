@@ -165,6 +165,24 @@ pub(crate) fn drop_screen_reader_text(doc: &Document, content: &mut Content) {
     }
 }
 
+/// `content` without the popovers below its root: elements with HTML's `popover`
+/// attribute, which a browser leaves out of the page until a control opens them (an app's
+/// "View in the app" card, a menu, a tooltip). Neither view asks: the container weighs
+/// what it holds, the spread view keeps what scripts hide.
+pub(crate) fn drop_popovers(doc: &Document, content: &mut Content) {
+    let Some(root) = content.root else { return };
+    let is_popover = |id: NodeId| {
+        doc.element(id)
+            .is_some_and(|e| e.attr_local(&local_name!("popover")).is_some())
+    };
+    let dropped = excluded_below(doc, root, |id| {
+        id != root && content.is_content(id) && is_popover(id)
+    });
+    for (keep, dropped) in content.keep.iter_mut().zip(dropped) {
+        *keep &= !dropped;
+    }
+}
+
 /// `content` without the carousels of links it shows (WAI-ARIA's pattern: an element whose
 /// `aria-roledescription` is `carousel`, half or more of its words in links, or most of its
 /// [`TEASER_SLIDES`] or more slides teasers — a link and at most a card's words): slides of

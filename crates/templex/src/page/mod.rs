@@ -13,7 +13,7 @@ use crate::extract::{
     drop_beyond_main, drop_control_labels, drop_copyright_lines, drop_dismissible_notices,
     drop_fine_print, drop_folded_boxes, drop_guest_prompts, drop_hidden_link_lists,
     drop_identifier_lines, drop_link_carousels, drop_never_content, drop_noscript_notices,
-    drop_post_chrome, drop_post_slots, drop_product_asides, drop_repeated_copies,
+    drop_popovers, drop_post_chrome, drop_post_slots, drop_product_asides, drop_repeated_copies,
     drop_repeated_quotes, drop_screen_reader_text, drop_user_cards, has_kept_text, is_menu,
     kept_words, opens_with_date, page_content_and_blocks, page_metadata, product_description,
     short_page_content, show_closed, show_declared_description, spread_content, url_date,
@@ -383,6 +383,7 @@ fn choose_view(
         drop_link_carousels(doc, &mut content);
         drop_noscript_notices(doc, &mut content);
         drop_dismissible_notices(doc, &mut content);
+        drop_popovers(doc, &mut content);
         drop_repeated_quotes(doc, root, &mut content.keep);
         if let Some(lines) = Lines::of(doc, root, &content.keep) {
             drop_repeated_copies(doc, &lines, &mut content.keep);
@@ -1283,6 +1284,21 @@ mod tests {
             ],
             &["Click to expand", "It drops at nine"],
         );
+    }
+
+    /// A popover (HTML's `popover` attribute) is not shown until a control opens it: no
+    /// content, wherever it stands in what the view keeps.
+    #[test]
+    fn popovers_are_not_content() {
+        let para = "The council approved the new cycle lanes on Tuesday evening after a long debate, and the first two streets get them in May. ".repeat(4);
+        let html = format!(
+            "<html><body><main><h1>Cycle lanes</h1><p>{para}</p>\
+             <div popover id=app><p>View in the app</p><p>A better way to browse</p></div>\
+             <p>{para}</p></main></body></html>"
+        );
+        let text = view_text(&html);
+        assert!(text.contains("first two streets"), "{text}");
+        assert!(!text.contains("View in the app"), "{text}");
     }
 
     /// The label that every card of a grid repeats on a control is no content on any page
