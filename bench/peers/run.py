@@ -714,7 +714,16 @@ def run_dataset(ds, tools, peers, args, binary):
             for opts, idx in ds.templex_calls:
                 log(f"{ds.name}: templex content {' '.join(opts)} on {len(idx)} pages ...")
                 opts = [*opts, *args.templex_args.split()]
-                res, w, rc, err_line = run_templex(binary, opts, [ds.pages[i].path for i in idx], args.templex_timeout)
+                with tempfile.TemporaryDirectory() as tmp:
+                    # The pages' addresses, as the peers that take one get them.
+                    if args.urls and "--site" not in opts:
+                        listed = [(ds.pages[i].path, ds.pages[i].url) for i in idx if ds.pages[i].url]
+                        if listed:
+                            tsv = Path(tmp) / "page-urls.tsv"
+                            tsv.write_text("".join(f"{f}\t{u}\n" for f, u in listed), encoding="utf-8")
+                            opts = [*opts, "--page-urls", str(tsv)]
+                    res, w, rc, err_line = run_templex(binary, opts, [ds.pages[i].path for i in idx],
+                                                       args.templex_timeout)
                 wall += w
                 if rc != 0:
                     proc_errors.append(f"exit {rc}: {err_line}")
@@ -874,7 +883,7 @@ def main():
                     help="extra options for every `templex content` call (experiments: '--spread 0')")
     ap.add_argument("--templex-timeout", type=int, default=3600, help="seconds per templex process")
     ap.add_argument("--no-urls", dest="urls", action="store_false",
-                    help="do not pass page URLs to peers that take one (trafilatura, rs-trafilatura)")
+                    help="do not pass page URLs to the tools that take one (templex, trafilatura, rs-trafilatura, ChromeRAG)")
     ap.add_argument("--justext-stoplist", choices=["english", "all"], default="english",
                     help="jusText stoplist: English (default) or the union of all its languages")
     args = ap.parse_args()

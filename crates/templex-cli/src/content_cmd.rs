@@ -1,5 +1,6 @@
 //! `templex content`: the main content of pages, page-level or site-aware.
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -91,6 +92,75 @@ pub struct ContentArgs {
 
     #[command(flatten)]
     pub fingerprint: FingerprintArgs,
+
+    /// Page-level: the address the one input (a file or `-`) was fetched from. The page's
+    /// address tells a thread (`/threads/…`, `viewtopic.php`) and a story's date, and
+    /// resolves its links in Markdown and HTML output.
+    #[arg(long, value_name = "URL", conflicts_with = "page_urls")]
+    pub page_url: Option<Url>,
+
+    /// Page-level: the addresses files were fetched from, one `PATH<TAB>URL` line each
+    /// (a path as given or as found under a directory input); files not listed have none.
+    #[arg(long, value_name = "TSV")]
+    pub page_urls: Option<PathBuf>,
+}
+
+/// The addresses `--page-url` and `--page-urls` give, by input name.
+#[derive(Default)]
+struct PageUrls {
+    /// `--page-url`: the address of the one input.
+    only: Option<Url>,
+    by_path: HashMap<String, Url>,
+}
+
+impl PageUrls {
+    fn of(args: &ContentArgs) -> Result<PageUrls> {
+        if let Some(url) = &args.page_url {
+            if args.inputs.len() != 1 || Path::new(&args.inputs[0]).is_dir() {
+                bail!(
+                    "--page-url names the address of one input file or `-`; use --page-urls for many"
+                );
+            }
+            return Ok(PageUrls {
+                only: Some(url.clone()),
+                by_path: HashMap::new(),
+            });
+        }
+        let Some(list) = &args.page_urls else {
+            return Ok(PageUrls::default());
+        };
+        let text = std::fs::read_to_string(list)
+            .with_context(|| format!("cannot read {}", list.display()))?;
+        let mut by_path = HashMap::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let (path, url) = line
+                .split_once('\t')
+                .with_context(|| format!("{}:{}: expected PATH<TAB>URL", list.display(), i + 1))?;
+            let url = Url::parse(url.trim()).with_context(|| {
+                format!("{}:{}: invalid URL {:?}", list.display(), i + 1, url.trim())
+            })?;
+            by_path.insert(path.to_string(), url);
+        }
+        Ok(PageUrls {
+            only: None,
+            by_path,
+        })
+    }
+
+    /// The address of `job`, if one was given.
+    fn of_job(&self, job: &Job) -> Option<Url> {
+        match job {
+            Job::File(_, name) => self
+                .only
+                .clone()
+                .or_else(|| self.by_path.get(name).cloned()),
+            Job::Stdin => self.only.clone(),
+            Job::Url(_) => None,
+        }
+    }
 }
 
 /// One unit of work: a named input and how to get its bytes.
@@ -157,6 +227,7 @@ fn expand_inputs(inputs: &[String]) -> Vec<std::result::Result<Job, (String, Str
 /// Run `templex content`.
 pub fn run(args: ContentArgs) -> Result<ExitCode> {
     let jobs = expand_inputs(&args.inputs);
+    let page_urls = PageUrls::of(&args)?;
     let site: Option<MirrorSource> = match &args.source.site {
         Some(dir) if !args.page_level => Some(
             MirrorSource::new(dir, &args.source.url_prefix)
@@ -208,7 +279,8 @@ pub fn run(args: ContentArgs) -> Result<ExitCode> {
             Ok(job) => {
                 bar.set_message(job.name());
                 let name = job.name();
-                match process(&job, &args, site.as_ref(), &config, &template_config) {
+                let url = page_urls.of_job(&job);
+                match process(&job, url, &args, site.as_ref(), &config, &template_config) {
                     Ok(r) => r,
                     Err(e) => Record::error(name, format!("{e:#}")),
                 }
@@ -277,6 +349,7 @@ fn write_record(
 
 fn process(
     job: &Job,
+    page_url: Option<Url>,
     args: &ContentArgs,
     site: Option<&MirrorSource>,
     config: &ContentConfig,
@@ -308,7 +381,10 @@ fn process(
     let (bytes, hints) = match job {
         Job::File(p, _) => (
             read_page_file(p, max_bytes).with_context(|| format!("cannot read {}", p.display()))?,
-            PageHints::default(),
+            PageHints {
+                url: page_url,
+                ..PageHints::default()
+            },
         ),
         Job::Stdin => {
             let mut b = Vec::new();
@@ -317,7 +393,13 @@ fn process(
                 .take(max_bytes.saturating_add(1))
                 .read_to_end(&mut b)
                 .context("cannot read stdin")?;
-            (b, PageHints::default())
+            (
+                b,
+                PageHints {
+                    url: page_url,
+                    ..PageHints::default()
+                },
+            )
         }
         Job::Url(u) => {
             let opened = args.source.open(u)?;

@@ -200,3 +200,81 @@ fn site_aware_extraction_within_a_time_limit() {
         assert!(stderr.contains("--time-limit"), "{bad}: {stderr}");
     }
 }
+
+/// `--page-url` and `--page-urls` give saved pages the addresses they were fetched from:
+/// the records carry them, a thread's address makes the page read as a thread, and a bad
+/// list or a `--page-url` for many inputs is refused with the reason.
+#[test]
+fn saved_pages_take_their_addresses() {
+    let dir = tempfile::tempdir().unwrap();
+    let posts: String = (0..4)
+        .map(|n| {
+            format!(
+                "<article class=post><p>Post {n}: the router drops the line every night at \
+                 nine, and the provider says the line is fine.</p></article>"
+            )
+        })
+        .collect();
+    let quoting = "<article class=post><blockquote><p>It drops at nine.</p>\
+         <div class=expand><a role=button>Click to expand...</a></div></blockquote>\
+         <p>Same here since May, and the provider says the line is fine, though the logs \
+         show it drops at nine every night and comes back a minute later.</p></article>";
+    let page = dir.path().join("thread.html");
+    std::fs::write(
+        &page,
+        format!("<html><body><div id=t>{quoting}{posts}</div></body></html>"),
+    )
+    .unwrap();
+    let other = dir.path().join("other.html");
+    std::fs::write(
+        &other,
+        "<html><body><p>Just one paragraph of text here.</p></body></html>",
+    )
+    .unwrap();
+    let thread = "https://forum.example/threads/router-drops.115684/";
+    let run = |extra: &[&str]| {
+        let out = templex()
+            .args(["content", "--format", "jsonl"])
+            .args(extra)
+            .arg(&page)
+            .output()
+            .unwrap();
+        let line: serde_json::Value =
+            serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+        line
+    };
+    let plain = run(&[]);
+    assert!(plain["url"].is_null(), "{plain}");
+    assert!(
+        plain["text"].as_str().unwrap().contains("Click to expand"),
+        "{plain}"
+    );
+    let one = run(&["--page-url", thread]);
+    assert_eq!(one["url"], thread);
+    // Read as a thread, a post's control is no content.
+    assert!(one["text"].as_str().unwrap().contains("Post 3:"), "{one}");
+    assert!(
+        !one["text"].as_str().unwrap().contains("Click to expand"),
+        "{one}"
+    );
+    let list = dir.path().join("urls.tsv");
+    std::fs::write(&list, format!("{}\t{thread}\n", page.display())).unwrap();
+    let listed = run(&["--page-urls", list.to_str().unwrap()]);
+    assert_eq!(listed["url"], thread);
+    std::fs::write(&list, "no tab here\n").unwrap();
+    let bad = templex()
+        .args(["content", "--page-urls", list.to_str().unwrap()])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("expected PATH<TAB>URL"));
+    let many = templex()
+        .args(["content", "--page-url", thread])
+        .arg(&page)
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert!(!many.status.success());
+    assert!(String::from_utf8_lossy(&many.stderr).contains("--page-urls for many"));
+}

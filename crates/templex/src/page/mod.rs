@@ -352,6 +352,7 @@ fn choose_view(
     };
     // Read once: the choice of view and the product's asides both ask.
     let product = declares_product(doc);
+    tracing::debug!(thread, product, "page declares");
     let mut content = pick_view(doc, config, product, chrome);
     if let Some(root) = content.root.filter(|_| !deadline::passed()) {
         // The page's words, counted once and only if a name rule finds something.
