@@ -203,7 +203,23 @@ pub(crate) fn drop_guest_prompts(doc: &Document, content: &mut Content) {
 /// `registration`, or `sign` followed by `in` or `up`, or `log` by `in` (ASCII case ignored).
 /// The host is left out: a site's `login.example.com` serves its other pages too.
 pub(crate) fn signs_in(href: &str) -> bool {
-    let rest = path_and_query(href);
+    any_word_pair(path_and_query(href), |is, after| {
+        is("login")
+            || is("signin")
+            || is("signup")
+            || is("register")
+            || is("registration")
+            || ((is("in") || is("up")) && after("sign"))
+            || (is("in") && after("log"))
+    })
+}
+
+/// Whether `test` holds for a word of `rest` (split at anything not a letter or digit),
+/// asked as `is(word)` and `after(previous word)`, both ignoring ASCII case.
+fn any_word_pair(
+    rest: &str,
+    test: impl Fn(&dyn Fn(&str) -> bool, &dyn Fn(&str) -> bool) -> bool,
+) -> bool {
     let mut previous = "";
     for word in rest
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -211,14 +227,7 @@ pub(crate) fn signs_in(href: &str) -> bool {
     {
         let is = |w: &str| word.eq_ignore_ascii_case(w);
         let after = |w: &str| previous.eq_ignore_ascii_case(w);
-        if is("login")
-            || is("signin")
-            || is("signup")
-            || is("register")
-            || is("registration")
-            || ((is("in") || is("up")) && after("sign"))
-            || (is("in") && after("log"))
-        {
+        if test(&is, &after) {
             return true;
         }
         previous = word;
@@ -238,24 +247,13 @@ pub(crate) fn starts_thread(href: &str) -> bool {
     if path.split('/').any(|s| s.eq_ignore_ascii_case("ask")) {
         return true;
     }
-    let mut previous = "";
-    for word in rest
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        let is = |w: &str| word.eq_ignore_ascii_case(w);
-        let after = |w: &str| previous.eq_ignore_ascii_case(w);
-        if is("newtopic")
+    any_word_pair(rest, |is, after| {
+        is("newtopic")
             || is("newthread")
             || is("newquestion")
             || ((is("topic") || is("thread") || is("question") || is("discussion")) && after("new"))
             || (is("thread") && after("post"))
-        {
-            return true;
-        }
-        previous = word;
-    }
-    false
+    })
 }
 
 /// An address after its scheme and host, if it has them.
